@@ -1,0 +1,47 @@
+# The two commands of the README: `make run` and `make test`. Everything else is a helper.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
+
+.PHONY: install run test lint typecheck unit synth bench lock clean
+
+install: $(VENV)/.installed node_modules/.installed
+
+$(VENV)/.installed: pyproject.toml constraints.txt layers/zorder/pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[dev,bench]' -e layers/zorder
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+run: install  ## start the local cloud with sample data on http://127.0.0.1:3000
+	$(BIN)/tatami local
+
+test: install lint typecheck  ## everything CI runs
+	$(BIN)/pytest
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: install
+	$(BIN)/mypy
+
+unit: install  ## the fast tier: no network, no DynamoDB Local
+	$(BIN)/pytest tests/unit
+
+synth: install
+	$(BIN)/python app.py
+
+bench: install  ## every benchmark; each prints its figures and writes bench/results/*.json
+	for bench in bench/*.py; do $(BIN)/python $$bench || exit 1; done
+
+lock:  ## re-pin every transitive Python dependency after changing pyproject.toml
+	$(BIN)/pip freeze --exclude-editable | grep -v '^-e' > constraints.txt
+
+clean:
+	rm -rf $(VENV) node_modules cdk.out .local .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,20 @@
+"""Names shared by the CDK app, the local cloud and the tests (one place, imported everywhere)."""
+
+from __future__ import annotations
+
+STACK_NAME = "Tatami"
+
+# Lambda runtime and the public Powertools layer. The layer version is pinned to the release that
+# the Python dependency pins (aws-lambda-powertools==3.31.1 is layer version 36), so what the tests
+# run locally is what runs in Lambda. Bump both together.
+LAMBDA_PYTHON = "python3.14"
+POWERTOOLS_LAYER_ACCOUNT = "017000801446"
+POWERTOOLS_LAYER_NAME = "AWSLambdaPowertoolsPythonV3-python314-arm64"
+POWERTOOLS_LAYER_VERSION = 36
+
+API_STAGE = "v1"
+METRICS_NAMESPACE = "Tatami"
+
+# Stack output keys (the README and the CLI read them after `cdk deploy`).
+OUTPUT_API_URL = "ApiUrl"
+OUTPUT_OPENAPI_URL = "OpenApiUrl"

@@ -1,0 +1,1 @@
+"""Reusable constructs: one per pattern; the stack composes them."""

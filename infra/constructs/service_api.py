@@ -1,0 +1,140 @@
+"""The one REST API every service adds its routes to.
+
+Production defaults: stage throttling, request validation, JSON access logs, execution logs,
+X-Ray tracing, IAM authorization (or API keys with a usage plan), and one `Route` list per service
+so the template names every method explicitly (the local cloud serves exactly those).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from aws_cdk import RemovalPolicy
+from aws_cdk import aws_apigateway as apigw
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_logs as logs
+from cdk_nag import NagPackSuppression, NagSuppressions
+from constructs import Construct
+
+from infra import constants
+
+
+_NOT_COGNITO = NagPackSuppression(
+    id="AwsSolutions-COG4", reason="Callers authenticate with IAM (SigV4) or API keys, not Cognito user pools."
+)
+
+
+class ApiAuth(enum.Enum):
+    """How callers authenticate: SigV4-signed IAM requests, or an API key with a usage plan."""
+
+    IAM = "iam"
+    API_KEY = "api-key"
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """One method of the API: `Route("GET", "/places/{id}")`; `required_query` is checked by API Gateway."""
+
+    method: str
+    path: str
+    required_query: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Throttle:
+    rate_per_second: int = 200
+    burst: int = 400
+
+
+class ServiceApi(Construct):
+    """A regional REST API with one stage; services call `add_routes(function, routes)`."""
+
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        auth: ApiAuth = ApiAuth.IAM,
+        throttle: Throttle | None = None,
+    ) -> None:
+        super().__init__(scope, construct_id)
+        throttle = throttle or Throttle()
+        self.auth = auth
+        access_logs = logs.LogGroup(self, "AccessLogs", retention=logs.RetentionDays.THREE_MONTHS)
+        self.rest_api = apigw.RestApi(
+            self,
+            "Api",
+            description="tatami: DynamoDB patterns behind one REST API",
+            endpoint_types=[apigw.EndpointType.REGIONAL],
+            cloud_watch_role=True,
+            cloud_watch_role_removal_policy=RemovalPolicy.DESTROY,
+            deploy_options=apigw.StageOptions(
+                stage_name=constants.API_STAGE,
+                throttling_rate_limit=throttle.rate_per_second,
+                throttling_burst_limit=throttle.burst,
+                access_log_destination=apigw.LogGroupLogDestination(access_logs),
+                access_log_format=apigw.AccessLogFormat.json_with_standard_fields(
+                    caller=True,
+                    http_method=True,
+                    ip=True,
+                    protocol=True,
+                    request_time=True,
+                    resource_path=True,
+                    response_length=True,
+                    status=True,
+                    user=True,
+                ),
+                logging_level=apigw.MethodLoggingLevel.ERROR,
+                metrics_enabled=True,
+                tracing_enabled=True,
+            ),
+            default_method_options=apigw.MethodOptions(
+                authorization_type=apigw.AuthorizationType.IAM if auth is ApiAuth.IAM else None,
+                api_key_required=auth is ApiAuth.API_KEY,
+            ),
+        )
+        self.validator = self.rest_api.add_request_validator(
+            "Validator", validate_request_parameters=True, validate_request_body=True
+        )
+        if auth is ApiAuth.API_KEY:
+            self._add_usage_plan(throttle)
+        self._suppress_nag_findings()
+
+    def add_routes(self, function: lambda_.IFunction, routes: Sequence[Route]) -> None:
+        """Serve each route with `function` (API Gateway proxy integration, one permission per method)."""
+        integration = apigw.LambdaIntegration(function, allow_test_invoke=False)
+        for route in routes:
+            resource = self.rest_api.root.resource_for_path(route.path)
+            method = resource.add_method(
+                route.method,
+                integration,
+                request_validator=self.validator,
+                request_parameters={f"method.request.querystring.{q}": True for q in route.required_query},
+            )
+            NagSuppressions.add_resource_suppressions(method, [_NOT_COGNITO])
+
+    def _add_usage_plan(self, throttle: Throttle) -> None:
+        plan = self.rest_api.add_usage_plan(
+            "UsagePlan",
+            throttle=apigw.ThrottleSettings(rate_limit=throttle.rate_per_second, burst_limit=throttle.burst),
+            api_stages=[apigw.UsagePlanPerApiStage(api=self.rest_api, stage=self.rest_api.deployment_stage)],
+        )
+        plan.add_api_key(self.rest_api.add_api_key("ApiKey"))
+
+    def _suppress_nag_findings(self) -> None:
+        reasons = [
+            ("AwsSolutions-APIG3", "WAF is an account-level decision; attach a web ACL to the stage if required."),
+            (
+                "AwsSolutions-IAM4",
+                "The account-level API Gateway logging role uses AWS's managed push-to-CloudWatch policy.",
+            ),
+        ]
+        if self.auth is ApiAuth.API_KEY:
+            reasons.append(("AwsSolutions-APIG4", "Methods require an API key tied to a throttled usage plan."))
+        NagSuppressions.add_resource_suppressions(
+            self,
+            [NagPackSuppression(id=rule, reason=reason) for rule, reason in reasons],
+            apply_to_children=True,
+        )

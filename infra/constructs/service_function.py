@@ -1,0 +1,117 @@
+"""Lambda functions and the layers they share, built without Docker.
+
+Each function's asset is the `lambdas/` folder filtered to the packages it needs (its service and
+`common`), so handlers import `places.api` the same way in Lambda, in the local cloud and in tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from aws_cdk import Aws, Duration, RemovalPolicy
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_logs as logs
+from cdk_nag import NagPackSuppression, NagSuppressions
+from constructs import Construct
+
+from infra import constants
+from infra.paths import LAMBDAS_DIR, ZORDER_LAYER_DIR
+
+RUNTIME = lambda_.Runtime.PYTHON_3_14
+ARCHITECTURE = lambda_.Architecture.ARM_64
+_BUILD_LITTER = ["**/__pycache__", "**/*.pyc", "**/*.egg-info", "**/.mypy_cache"]
+
+
+class SharedLayers(Construct):
+    """The `zorder` layer (built from layers/zorder) and the public Powertools layer."""
+
+    def __init__(self, scope: Construct, construct_id: str) -> None:
+        super().__init__(scope, construct_id)
+        self.zorder = lambda_.LayerVersion(
+            self,
+            "Zorder",
+            code=lambda_.Code.from_asset(
+                str(ZORDER_LAYER_DIR), exclude=["pyproject.toml", "build", *_BUILD_LITTER]
+            ),
+            compatible_runtimes=[RUNTIME],
+            compatible_architectures=[ARCHITECTURE],
+            description="zorder: typed Z-order addresses, BIGMIN and range decomposition (pure Python)",
+        )
+        self.powertools = lambda_.LayerVersion.from_layer_version_arn(
+            self,
+            "Powertools",
+            f"arn:{Aws.PARTITION}:lambda:{Aws.REGION}:{constants.POWERTOOLS_LAYER_ACCOUNT}:layer:"
+            f"{constants.POWERTOOLS_LAYER_NAME}:{constants.POWERTOOLS_LAYER_VERSION}",
+        )
+
+
+def service_code(packages: Sequence[str]) -> lambda_.Code:
+    """The `lambdas/` folder reduced to `common` and the given packages."""
+    keep = [pattern for package in ("common", *packages) for pattern in (f"!{package}", f"!{package}/**")]
+    return lambda_.Code.from_asset(str(LAMBDAS_DIR), exclude=["*", *keep, *_BUILD_LITTER])
+
+
+class ServiceFunction(lambda_.Function):
+    """A Python function of one service with Powertools, tracing and a log group with retention."""
+
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        layers: SharedLayers,
+        handler: str,
+        service: str,
+        packages: Sequence[str] = (),
+        uses_zorder: bool = False,
+        environment: Mapping[str, str] | None = None,
+        timeout: Duration | None = None,
+        memory_size: int = 512,
+        description: str | None = None,
+    ) -> None:
+        log_group = logs.LogGroup(
+            scope,
+            f"{construct_id}Logs",
+            retention=logs.RetentionDays.ONE_MONTH,
+            removal_policy=RemovalPolicy.DESTROY,
+        )
+        function_layers = [layers.powertools, *([layers.zorder] if uses_zorder else [])]
+        super().__init__(
+            scope,
+            construct_id,
+            runtime=RUNTIME,
+            architecture=ARCHITECTURE,
+            code=service_code(packages or (service,)),
+            handler=handler,
+            layers=function_layers,
+            timeout=timeout or Duration.seconds(10),
+            memory_size=memory_size,
+            tracing=lambda_.Tracing.ACTIVE,
+            log_group=log_group,
+            description=description,
+            environment={
+                "POWERTOOLS_SERVICE_NAME": service,
+                "POWERTOOLS_METRICS_NAMESPACE": constants.METRICS_NAMESPACE,
+                "LOG_LEVEL": "INFO",
+                **(environment or {}),
+            },
+        )
+        self.service = service
+        NagSuppressions.add_resource_suppressions(
+            self,
+            [
+                NagPackSuppression(
+                    id="AwsSolutions-IAM4",
+                    reason="AWSLambdaBasicExecutionRole only lets the function write its own logs.",
+                    applies_to=[
+                        "Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole"
+                    ],
+                ),
+                NagPackSuppression(
+                    id="AwsSolutions-IAM5",
+                    reason="X-Ray's PutTraceSegments/PutTelemetryRecords support no resource-level scoping.",
+                    applies_to=["Resource::*"],
+                ),
+            ],
+            apply_to_children=True,
+        )

@@ -1,0 +1,1 @@
+"""Stacks compose the constructs."""

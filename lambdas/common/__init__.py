@@ -1,0 +1,1 @@
+"""Code every service's functions share: API conventions and observability."""

@@ -1,0 +1,1 @@
+"""Publishes one OpenAPI document for every route of the API."""

@@ -1,0 +1,1 @@
+"""tatami: the command line and the local cloud for the tatami CDK application."""

@@ -1,0 +1,7 @@
+"""Subcommands of `tatami`; add one module per command and list it here."""
+
+from __future__ import annotations
+
+import click
+
+COMMANDS: list[click.Command] = []

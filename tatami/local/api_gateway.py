@@ -1,0 +1,229 @@
+"""The REST API on http://127.0.0.1:<port>: API Gateway's proxy integration, locally.
+
+Requests become REST (v1) proxy events for the function the template names; the function's
+response becomes the HTTP response. What API Gateway itself answers is answered here the same
+way: unknown route 404, missing required query parameter 400, body over 10 MB 413, a function
+error or malformed response 502, an integration over 29 s 504. SigV4 signatures are not checked
+locally (there are no credentials to check them against); API keys only need to be present.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from tatami.local.functions import Invocation
+from tatami.local.routes import Route, RouteTable
+
+MAX_PAYLOAD_BYTES = 10 * 1024 * 1024
+INTEGRATION_TIMEOUT_SECONDS = 29.0
+Invoke = Callable[[str, dict[str, Any], float], Invocation]
+
+
+@dataclass(frozen=True)
+class Reply:
+    status: int
+    body: bytes
+    headers: tuple[tuple[str, str], ...] = (("Content-Type", "application/json"),)
+
+
+def message(status: int, text: str) -> Reply:
+    return Reply(status, json.dumps({"message": text}).encode())
+
+
+def proxy_event(route: Route, params: dict[str, str], request: RequestData, stage: str) -> dict[str, Any]:
+    """The REST API (v1) proxy event API Gateway sends a Lambda function."""
+    now = time.time()
+    try:
+        body, is_base64 = request.body.decode(), False
+    except UnicodeDecodeError:
+        body, is_base64 = base64.b64encode(request.body).decode(), True
+    multi_query = parse_qs(request.query, keep_blank_values=True)
+    multi_headers: dict[str, list[str]] = {}
+    for name, value in request.headers:
+        multi_headers.setdefault(name, []).append(value)
+    return {
+        "resource": route.resource_path,
+        "path": request.path,
+        "httpMethod": request.method,
+        "headers": {name: values[-1] for name, values in multi_headers.items()},
+        "multiValueHeaders": multi_headers,
+        "queryStringParameters": {k: v[-1] for k, v in multi_query.items()} or None,
+        "multiValueQueryStringParameters": multi_query or None,
+        "pathParameters": params or None,
+        "stageVariables": None,
+        "requestContext": {
+            "resourceId": "local",
+            "resourcePath": route.resource_path,
+            "httpMethod": request.method,
+            "extendedRequestId": request.request_id,
+            "requestId": request.request_id,
+            "requestTime": time.strftime("%d/%b/%Y:%H:%M:%S +0000", time.gmtime(now)),
+            "requestTimeEpoch": int(now * 1000),
+            "path": f"/{stage}{request.path}",
+            "accountId": "000000000000",
+            "protocol": "HTTP/1.1",
+            "stage": stage,
+            "domainPrefix": "127",
+            "domainName": request.host,
+            "apiId": "local",
+            "identity": {
+                "sourceIp": request.client_ip,
+                "userAgent": request.header("user-agent"),
+                "apiKey": request.header("x-api-key"),
+                "accessKey": None,
+                "caller": None,
+                "user": None,
+                "userArn": None,
+                "cognitoIdentityId": None,
+            },
+        },
+        "body": body if request.body else None,
+        "isBase64Encoded": is_base64,
+    }
+
+
+@dataclass
+class RequestData:
+    method: str
+    path: str
+    query: str
+    headers: list[tuple[str, str]]
+    body: bytes
+    client_ip: str
+    host: str
+    request_id: str
+
+    def header(self, name: str) -> str | None:
+        return next((v for k, v in reversed(self.headers) if k.lower() == name), None)
+
+
+def proxy_reply(invocation: Invocation) -> Reply:
+    """Map a function's proxy response to HTTP, or to API Gateway's 502/504 when it failed."""
+    if not invocation.ok:
+        if invocation.error.get("errorType") == "Sandbox.Timedout":
+            return message(504, "Endpoint request timed out")
+        return message(502, "Internal server error")
+    result = invocation.result
+    if not isinstance(result, dict) or not isinstance(result.get("statusCode"), int | str):
+        return message(502, "Internal server error")
+    headers = [(k, str(v)) for k, v in (result.get("headers") or {}).items()]
+    for name, values in (result.get("multiValueHeaders") or {}).items():
+        headers.extend((name, str(v)) for v in values)
+    body = result.get("body") or ""
+    payload = base64.b64decode(body) if result.get("isBase64Encoded") else str(body).encode()
+    if not any(k.lower() == "content-type" for k, _ in headers):
+        headers.append(("Content-Type", "application/json"))
+    return Reply(int(result["statusCode"]), payload, tuple(headers))
+
+
+class ApiGateway:
+    """Serves a RouteTable on 127.0.0.1:port in a background thread."""
+
+    def __init__(self, routes: RouteTable, invoke: Invoke, log: Callable[[str], None], port: int,
+                 stage: str) -> None:
+        self.routes = routes
+        self.invoke = invoke
+        self.log = log
+        self.stage = stage
+        self.server = ThreadingHTTPServer(("127.0.0.1", port), _handler_class(self))
+        self.server.daemon_threads = True
+        self.port = int(self.server.server_address[1])
+        self._thread = threading.Thread(target=self.server.serve_forever, name="api-gateway", daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    def handle(self, request: RequestData) -> Reply:
+        found = self.routes.match(request.method, request.path)
+        if found is None:
+            return message(404, f"no route for {request.method} {request.path}")
+        route, params = found
+        query = parse_qs(request.query, keep_blank_values=True)
+        missing = [name for name in route.required_query if name not in query]
+        missing += [f"header {name}" for name in route.required_headers if request.header(name.lower()) is None]
+        if missing:
+            return message(400, f"Missing required request parameters: [{', '.join(missing)}]")
+        if route.api_key_required and not request.header("x-api-key"):
+            return message(403, "Forbidden")
+        if route.function_id is None:
+            return Reply(200, b"")
+        event = proxy_event(route, params, request, self.stage)
+        invocation = self.invoke(route.function_id, event, INTEGRATION_TIMEOUT_SECONDS)
+        reply = proxy_reply(invocation)
+        if reply.status in (502, 504):
+            detail = f"{invocation.error.get('errorType')}: {invocation.error.get('errorMessage')}"
+            if invocation.ok:
+                detail = "malformed Lambda proxy response"
+            self.log(f"ERROR request {request.request_id} (Lambda {invocation.request_id}) "
+                     f"{request.method} {request.path} -> {reply.status}: {detail}")
+        return reply
+
+
+def _handler_class(gateway: ApiGateway) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        server_version = "tatami-local"
+
+        def do_request(self) -> None:
+            started = time.perf_counter()
+            request_id = str(uuid.uuid4())
+            body, too_large = self._read_body()
+            split = urlsplit(self.path)
+            request = RequestData(
+                method=self.command,
+                path=unquote(split.path) or "/",
+                query=split.query,
+                headers=list(self.headers.items()),
+                body=body,
+                client_ip=self.client_address[0],
+                host=self.headers.get("host", "127.0.0.1"),
+                request_id=request_id,
+            )
+            reply = message(413, "Request Too Long") if too_large else gateway.handle(request)
+            self._send(reply, request_id)
+            elapsed = (time.perf_counter() - started) * 1000
+            gateway.log(f"{request.client_ip} {request.method} {self.path} {reply.status} {elapsed:.1f} ms "
+                        f"{request_id}")
+
+        do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = do_HEAD = do_OPTIONS = do_request
+
+        def _read_body(self) -> tuple[bytes, bool]:
+            length = int(self.headers.get("content-length") or 0)
+            if length <= MAX_PAYLOAD_BYTES:
+                return self.rfile.read(length), False
+            remaining = length
+            while remaining > 0:  # drain, so the client reads our 413 instead of a reset
+                remaining -= len(self.rfile.read(min(remaining, 1 << 20)) or b"x" * remaining)
+            return b"", True
+
+        def _send(self, reply: Reply, request_id: str) -> None:
+            self.send_response(reply.status)
+            for name, value in reply.headers:
+                self.send_header(name, value)
+            self.send_header("x-amzn-RequestId", request_id)
+            self.send_header("Content-Length", str(len(reply.body)))
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(reply.body)
+
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+            """Silenced: `do_request` writes one access-log line per request."""
+
+    return Handler

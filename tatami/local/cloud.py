@@ -1,0 +1,248 @@
+"""The local cloud: one object that starts, wires and stops every part, in that order.
+
+>>> with LocalCloud(LocalCloudConfig(cdk_out=Path("cdk.out"))) as cloud:  # doctest: +SKIP
+...     print(cloud.api_url, cloud.outputs)
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import sys
+import threading
+import uuid
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import boto3
+
+from tatami.local import engines, provision
+from tatami.local.api_gateway import ApiGateway
+from tatami.local.assembly import Assembly, FunctionSpec, load_assembly
+from tatami.local.functions import FunctionPool, Invocation
+from tatami.local.intrinsics import LOCAL_REGION, Resolver, UnresolvableError
+from tatami.local.routes import RouteTable, read_routes
+from tatami.local.streams import BatchDelivery, MappingStats, StreamPoller
+
+
+@dataclass
+class LocalCloudConfig:
+    cdk_out: Path
+    api_port: int = 3000
+    dynamodb_port: int = 8000
+    moto_port: int = 5005
+    work_dir: Path = engines.REPO_ROOT / ".local"
+    db_path: Path | None = None  # None: DynamoDB Local keeps everything in memory
+    stage: str = "v1"
+    warm_functions: bool = True
+    max_workers_per_function: int = 8
+    poll_interval: float = 0.1
+    echo_logs: bool = True
+
+
+@dataclass
+class LogBook:
+    """Every log line of the local cloud, echoed to stdout and kept (bounded) for tests."""
+
+    echo: bool = True
+    lines: collections.deque[str] = field(default_factory=lambda: collections.deque(maxlen=20_000))
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def write(self, source: str, line: str) -> None:
+        entry = f"{source:>24} | {line}"
+        with self._lock:
+            self.lines.append(entry)
+            if self.echo:
+                print(entry, file=sys.stdout, flush=True)
+
+    def function(self, name: str, line: str) -> None:
+        self.write(name.split("-", 1)[-1][:24], line)
+
+
+class LocalCloud:
+    """The synthesized app served locally; start() brings up everything, stop() tears it down."""
+
+    def __init__(self, config: LocalCloudConfig) -> None:
+        self.config = config
+        self.log = LogBook(echo=config.echo_logs)
+        self.assembly: Assembly = load_assembly(config.cdk_out)
+        self.resolver = Resolver(stack_name=self.assembly.stacks[0].name if self.assembly.stacks else "local")
+        self.engines: list[engines.Engine] = []
+        self.pools: dict[str, FunctionPool] = {}
+        self.pollers: list[StreamPoller] = []
+        self.stream_stats: dict[str, MappingStats] = {}
+        self.outputs: dict[str, str] = {}
+        self.api: ApiGateway | None = None
+
+    # -- lifecycle -------------------------------------------------------------------------------
+    def start(self) -> LocalCloud:
+        try:
+            self._start_engines()
+            self._provision()
+            self._start_functions()
+            self._start_api()
+            self._start_pollers()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def stop(self) -> None:
+        for poller in self.pollers:
+            poller.stop()
+        if self.api is not None:
+            self.api.stop()
+        for pool in self.pools.values():
+            pool.close()
+        for engine in reversed(self.engines):
+            engine.stop()
+        self.pollers, self.api, self.pools, self.engines = [], None, {}, []
+
+    def __enter__(self) -> LocalCloud:
+        return self.start()
+
+    def __exit__(self, *_exc: object) -> None:
+        self.stop()
+
+    # -- what callers use ------------------------------------------------------------------------
+    @property
+    def api_url(self) -> str:
+        assert self.api is not None, "the local cloud is not started"
+        return self.api.url
+
+    @property
+    def dynamodb_endpoint(self) -> str:
+        return f"http://127.0.0.1:{self.config.dynamodb_port}"
+
+    @property
+    def moto_endpoint(self) -> str:
+        return f"http://127.0.0.1:{self.config.moto_port}"
+
+    def client(self, service: str) -> Any:
+        """A boto3 client for the local endpoint of `service` (DynamoDB Local or moto)."""
+        endpoint = self.dynamodb_endpoint if service.startswith("dynamodb") else self.moto_endpoint
+        return boto3.client(service, endpoint_url=endpoint, region_name=LOCAL_REGION,
+                            **engines.LOCAL_CREDENTIALS)
+
+    def invoke(self, function_id: str, event: dict[str, Any], timeout: float | None = None) -> Invocation:
+        return self.pools[function_id].invoke(event, timeout)
+
+    def fire_rule(self, name: str) -> list[Invocation]:
+        """Invoke every target of a rule, named by construct path (or its end), logical id or local name."""
+        rules = self.assembly.rules
+        exact = [r for r in rules if name in (r.logical_id, r.name, r.construct_path)
+                 or r.construct_path.endswith(f"/{name}")]
+        candidates = exact or [r for r in rules if r.logical_id.startswith(name)]
+        if len(candidates) != 1:
+            known = ", ".join(r.logical_id for r in rules) or "none"
+            raise KeyError(f"{'no' if not candidates else 'more than one'} rule matches {name!r}; "
+                           f"the template has: {known}")
+        rule = candidates[0]
+        event = {
+            "version": "0", "id": str(uuid.uuid4()), "detail-type": "Scheduled Event", "source": "aws.events",
+            "account": "000000000000", "time": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "region": LOCAL_REGION, "resources": [self.resolver.get_att(rule.logical_id, "Arn")], "detail": {},
+        }
+        return [self.invoke(function_id, json.loads(self.resolver.resolve(payload)) if payload else event)
+                for function_id, payload in rule.targets]
+
+    # -- steps -----------------------------------------------------------------------------------
+    def _start_engines(self) -> None:
+        logs = self.config.work_dir / "logs"
+        self.engines.append(engines.start_dynamodb_local(self.config.dynamodb_port, logs / "dynamodb-local.log",
+                                                         self.config.db_path))
+        self.engines.append(engines.start_moto(self.config.moto_port, logs / "moto.log"))
+        self.log.write("local cloud", f"DynamoDB Local on {self.dynamodb_endpoint}, moto on {self.moto_endpoint}")
+
+    def _provision(self) -> None:
+        self.stream_arns = provision.create_tables(self.client("dynamodb"), self.assembly, self.resolver)
+        provision.create_queues(self.client("sqs"), self.assembly, self.resolver)
+        provision.create_buckets(self.client("s3"), self.assembly, self.resolver)
+        provision.register_functions(self.assembly, self.resolver)
+        provision.register_remaining(self.assembly, self.resolver)
+        self.outputs = provision.resolve_outputs(self.assembly, self.resolver)
+        self.log.write("local cloud", f"created {len(self.assembly.tables)} tables, "
+                       f"{len(self.assembly.queues)} queues, {len(self.assembly.buckets)} buckets")
+
+    def _start_functions(self) -> None:
+        for logical_id, spec in self.assembly.functions.items():
+            self.pools[logical_id] = FunctionPool(spec, self._function_env(spec), self.log.function,
+                                                  self.config.max_workers_per_function)
+        if self.config.warm_functions:
+            threads = [threading.Thread(target=pool.warm, daemon=True) for pool in self.pools.values()]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+
+    def _function_env(self, spec: FunctionSpec) -> dict[str, str]:
+        try:
+            declared = {k: str(v) for k, v in self.resolver.resolve(spec.environment).items()}
+        except UnresolvableError as exc:
+            raise UnresolvableError(f"environment of function {spec.logical_id}: {exc}") from None
+        sys_path = [str(spec.code_dir), *(str(d / "python") for d in spec.layer_dirs)]
+        runtime = {
+            "AWS_LAMBDA_FUNCTION_NAME": spec.name,
+            "AWS_LAMBDA_FUNCTION_MEMORY_SIZE": str(spec.memory_mb),
+            "AWS_LAMBDA_FUNCTION_VERSION": "$LATEST",
+            "AWS_LAMBDA_LOG_GROUP_NAME": f"/aws/lambda/{spec.name}",
+            "AWS_LAMBDA_LOG_STREAM_NAME": "local",
+            "AWS_EXECUTION_ENV": f"AWS_Lambda_{spec.runtime}",
+            "AWS_REGION": LOCAL_REGION,
+            "AWS_DEFAULT_REGION": LOCAL_REGION,
+            "AWS_ACCESS_KEY_ID": engines.LOCAL_CREDENTIALS["aws_access_key_id"],
+            "AWS_SECRET_ACCESS_KEY": engines.LOCAL_CREDENTIALS["aws_secret_access_key"],
+            "AWS_ENDPOINT_URL": self.moto_endpoint,
+            "AWS_ENDPOINT_URL_DYNAMODB": self.dynamodb_endpoint,
+            "AWS_ENDPOINT_URL_DYNAMODB_STREAMS": self.dynamodb_endpoint,
+            "LAMBDA_TASK_ROOT": str(spec.code_dir),
+            "_HANDLER": spec.handler,
+            "TATAMI_FUNCTION_ARN": self.resolver.get_att(spec.logical_id, "Arn"),
+            "TATAMI_SYS_PATH": json.dumps(sys_path),
+            "TATAMI_LOCAL": "1",
+        }
+        base = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": os.environ.get("HOME", "/tmp"),
+            "LANG": "C.UTF-8",
+            "TZ": "UTC",
+            "PYTHONUNBUFFERED": "1",
+            "PYTHONDONTWRITEBYTECODE": "1",
+            # X-Ray has no daemon locally; Powertools' tracer would fail to find a segment.
+            "POWERTOOLS_TRACE_DISABLED": "true",
+        }
+        return {**base, **declared, **runtime}
+
+    def _start_api(self) -> None:
+        routes = RouteTable(route for stack in self.assembly.stacks for route in read_routes(stack))
+        self.api = ApiGateway(routes, self.invoke, lambda line: self.log.write("api", line),
+                              self.config.api_port, self.config.stage)
+        self.api.start()
+
+    def _start_pollers(self) -> None:
+        streams = self.client("dynamodbstreams")
+        sqs = self.client("sqs")
+        for spec in self.assembly.stream_mappings:
+            if not spec.enabled:
+                continue
+            stats = self.stream_stats.setdefault(spec.logical_id, MappingStats())
+            queue_url = self.resolver.refs.get(spec.on_failure_queue_id or "")
+
+            def discard(message: dict[str, Any], queue_url: str | None = queue_url) -> None:
+                if queue_url:
+                    sqs.send_message(QueueUrl=queue_url, MessageBody=json.dumps(message))
+
+            def invoke(event: dict[str, Any], function_id: str = spec.function_id) -> Invocation:
+                return self.invoke(function_id, event)
+
+            source = self.assembly.functions[spec.function_id].name.split("-", 1)[-1]
+            function_arn = self.resolver.get_att(spec.function_id, "Arn")
+            delivery = BatchDelivery(spec, function_arn, invoke, discard, stats,
+                                     lambda line, source=source: self.log.write(f"{source} stream"[:24], line))
+            poller = StreamPoller(spec, streams, self.stream_arns[spec.table_id], delivery,
+                                  self.config.poll_interval)
+            poller.start()
+            self.pollers.append(poller)
