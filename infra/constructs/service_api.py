@@ -20,9 +20,9 @@ from constructs import Construct
 
 from infra import constants
 
-
 _NOT_COGNITO = NagPackSuppression(
-    id="AwsSolutions-COG4", reason="Callers authenticate with IAM (SigV4) or API keys, not Cognito user pools."
+    id="AwsSolutions-COG4",
+    reason="Callers authenticate with IAM (SigV4) or API keys, not Cognito user pools.",
 )
 
 
@@ -125,14 +125,19 @@ class ServiceApi(Construct):
 
     def _suppress_nag_findings(self) -> None:
         reasons = [
-            ("AwsSolutions-APIG3", "WAF is an account-level decision; attach a web ACL to the stage if required."),
+            (
+                "AwsSolutions-APIG3",
+                "WAF is an account-level decision; attach a web ACL to the stage if required.",
+            ),
             (
                 "AwsSolutions-IAM4",
                 "The account-level API Gateway logging role uses AWS's managed push-to-CloudWatch policy.",
             ),
         ]
         if self.auth is ApiAuth.API_KEY:
-            reasons.append(("AwsSolutions-APIG4", "Methods require an API key tied to a throttled usage plan."))
+            reasons.append(
+                ("AwsSolutions-APIG4", "Methods require an API key tied to a throttled usage plan.")
+            )
         NagSuppressions.add_resource_suppressions(
             self,
             [NagPackSuppression(id=rule, reason=reason) for rule, reason in reasons],

@@ -4,4 +4,6 @@ from __future__ import annotations
 
 import click
 
-COMMANDS: list[click.Command] = []
+from tatami.commands.local import local
+
+COMMANDS: list[click.Command] = [local]

@@ -128,8 +128,9 @@ def proxy_reply(invocation: Invocation) -> Reply:
 class ApiGateway:
     """Serves a RouteTable on 127.0.0.1:port in a background thread."""
 
-    def __init__(self, routes: RouteTable, invoke: Invoke, log: Callable[[str], None], port: int,
-                 stage: str) -> None:
+    def __init__(
+        self, routes: RouteTable, invoke: Invoke, log: Callable[[str], None], port: int, stage: str
+    ) -> None:
         self.routes = routes
         self.invoke = invoke
         self.log = log
@@ -157,7 +158,9 @@ class ApiGateway:
         route, params = found
         query = parse_qs(request.query, keep_blank_values=True)
         missing = [name for name in route.required_query if name not in query]
-        missing += [f"header {name}" for name in route.required_headers if request.header(name.lower()) is None]
+        missing += [
+            f"header {name}" for name in route.required_headers if request.header(name.lower()) is None
+        ]
         if missing:
             return message(400, f"Missing required request parameters: [{', '.join(missing)}]")
         if route.api_key_required and not request.header("x-api-key"):
@@ -171,8 +174,10 @@ class ApiGateway:
             detail = f"{invocation.error.get('errorType')}: {invocation.error.get('errorMessage')}"
             if invocation.ok:
                 detail = "malformed Lambda proxy response"
-            self.log(f"ERROR request {request.request_id} (Lambda {invocation.request_id}) "
-                     f"{request.method} {request.path} -> {reply.status}: {detail}")
+            self.log(
+                f"ERROR request {request.request_id} (Lambda {invocation.request_id}) "
+                f"{request.method} {request.path} -> {reply.status}: {detail}"
+            )
         return reply
 
 
@@ -199,8 +204,10 @@ def _handler_class(gateway: ApiGateway) -> type[BaseHTTPRequestHandler]:
             reply = message(413, "Request Too Long") if too_large else gateway.handle(request)
             self._send(reply, request_id)
             elapsed = (time.perf_counter() - started) * 1000
-            gateway.log(f"{request.client_ip} {request.method} {self.path} {reply.status} {elapsed:.1f} ms "
-                        f"{request_id}")
+            gateway.log(
+                f"{request.client_ip} {request.method} {self.path} {reply.status} {elapsed:.1f} ms "
+                f"{request_id}"
+            )
 
         do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = do_HEAD = do_OPTIONS = do_request
 
@@ -223,7 +230,7 @@ def _handler_class(gateway: ApiGateway) -> type[BaseHTTPRequestHandler]:
             if self.command != "HEAD":
                 self.wfile.write(reply.body)
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+        def log_message(self, format: str, *args: Any) -> None:
             """Silenced: `do_request` writes one access-log line per request."""
 
     return Handler

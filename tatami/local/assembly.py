@@ -237,5 +237,6 @@ def _rule(stack: Stack, logical_id: str, construct_path: str, props: dict[str, A
         for target in props.get("Targets", [])
         if (function_id := target_id(target.get("Arn"), "Arn")) is not None
     )
-    return RuleSpec(logical_id, local_name(stack, logical_id), construct_path, props.get("ScheduleExpression"),
-                    targets)
+    return RuleSpec(
+        logical_id, local_name(stack, logical_id), construct_path, props.get("ScheduleExpression"), targets
+    )

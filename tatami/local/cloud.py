@@ -21,7 +21,7 @@ import boto3
 
 from tatami.local import engines, provision
 from tatami.local.api_gateway import ApiGateway
-from tatami.local.assembly import Assembly, FunctionSpec, load_assembly
+from tatami.local.assembly import Assembly, FunctionSpec, StreamMappingSpec, load_assembly
 from tatami.local.functions import FunctionPool, Invocation
 from tatami.local.intrinsics import LOCAL_REGION, Resolver, UnresolvableError
 from tatami.local.routes import RouteTable, read_routes
@@ -124,8 +124,9 @@ class LocalCloud:
     def client(self, service: str) -> Any:
         """A boto3 client for the local endpoint of `service` (DynamoDB Local or moto)."""
         endpoint = self.dynamodb_endpoint if service.startswith("dynamodb") else self.moto_endpoint
-        return boto3.client(service, endpoint_url=endpoint, region_name=LOCAL_REGION,
-                            **engines.LOCAL_CREDENTIALS)
+        return boto3.client(
+            service, endpoint_url=endpoint, region_name=LOCAL_REGION, **engines.LOCAL_CREDENTIALS
+        )
 
     def invoke(self, function_id: str, event: dict[str, Any], timeout: float | None = None) -> Invocation:
         return self.pools[function_id].invoke(event, timeout)
@@ -133,29 +134,47 @@ class LocalCloud:
     def fire_rule(self, name: str) -> list[Invocation]:
         """Invoke every target of a rule, named by construct path (or its end), logical id or local name."""
         rules = self.assembly.rules
-        exact = [r for r in rules if name in (r.logical_id, r.name, r.construct_path)
-                 or r.construct_path.endswith(f"/{name}")]
+        exact = [
+            r
+            for r in rules
+            if name in (r.logical_id, r.name, r.construct_path) or r.construct_path.endswith(f"/{name}")
+        ]
         candidates = exact or [r for r in rules if r.logical_id.startswith(name)]
         if len(candidates) != 1:
             known = ", ".join(r.logical_id for r in rules) or "none"
-            raise KeyError(f"{'no' if not candidates else 'more than one'} rule matches {name!r}; "
-                           f"the template has: {known}")
+            raise KeyError(
+                f"{'no' if not candidates else 'more than one'} rule matches {name!r}; "
+                f"the template has: {known}"
+            )
         rule = candidates[0]
         event = {
-            "version": "0", "id": str(uuid.uuid4()), "detail-type": "Scheduled Event", "source": "aws.events",
-            "account": "000000000000", "time": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-            "region": LOCAL_REGION, "resources": [self.resolver.get_att(rule.logical_id, "Arn")], "detail": {},
+            "version": "0",
+            "id": str(uuid.uuid4()),
+            "detail-type": "Scheduled Event",
+            "source": "aws.events",
+            "account": "000000000000",
+            "time": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "region": LOCAL_REGION,
+            "resources": [self.resolver.get_att(rule.logical_id, "Arn")],
+            "detail": {},
         }
-        return [self.invoke(function_id, json.loads(self.resolver.resolve(payload)) if payload else event)
-                for function_id, payload in rule.targets]
+        return [
+            self.invoke(function_id, json.loads(self.resolver.resolve(payload)) if payload else event)
+            for function_id, payload in rule.targets
+        ]
 
     # -- steps -----------------------------------------------------------------------------------
     def _start_engines(self) -> None:
         logs = self.config.work_dir / "logs"
-        self.engines.append(engines.start_dynamodb_local(self.config.dynamodb_port, logs / "dynamodb-local.log",
-                                                         self.config.db_path))
+        self.engines.append(
+            engines.start_dynamodb_local(
+                self.config.dynamodb_port, logs / "dynamodb-local.log", self.config.db_path
+            )
+        )
         self.engines.append(engines.start_moto(self.config.moto_port, logs / "moto.log"))
-        self.log.write("local cloud", f"DynamoDB Local on {self.dynamodb_endpoint}, moto on {self.moto_endpoint}")
+        self.log.write(
+            "local cloud", f"DynamoDB Local on {self.dynamodb_endpoint}, moto on {self.moto_endpoint}"
+        )
 
     def _provision(self) -> None:
         self.stream_arns = provision.create_tables(self.client("dynamodb"), self.assembly, self.resolver)
@@ -164,13 +183,17 @@ class LocalCloud:
         provision.register_functions(self.assembly, self.resolver)
         provision.register_remaining(self.assembly, self.resolver)
         self.outputs = provision.resolve_outputs(self.assembly, self.resolver)
-        self.log.write("local cloud", f"created {len(self.assembly.tables)} tables, "
-                       f"{len(self.assembly.queues)} queues, {len(self.assembly.buckets)} buckets")
+        self.log.write(
+            "local cloud",
+            f"created {len(self.assembly.tables)} tables, "
+            f"{len(self.assembly.queues)} queues, {len(self.assembly.buckets)} buckets",
+        )
 
     def _start_functions(self) -> None:
         for logical_id, spec in self.assembly.functions.items():
-            self.pools[logical_id] = FunctionPool(spec, self._function_env(spec), self.log.function,
-                                                  self.config.max_workers_per_function)
+            self.pools[logical_id] = FunctionPool(
+                spec, self._function_env(spec), self.log.function, self.config.max_workers_per_function
+            )
         if self.config.warm_functions:
             threads = [threading.Thread(target=pool.warm, daemon=True) for pool in self.pools.values()]
             for thread in threads:
@@ -218,31 +241,40 @@ class LocalCloud:
 
     def _start_api(self) -> None:
         routes = RouteTable(route for stack in self.assembly.stacks for route in read_routes(stack))
-        self.api = ApiGateway(routes, self.invoke, lambda line: self.log.write("api", line),
-                              self.config.api_port, self.config.stage)
+        self.api = ApiGateway(
+            routes,
+            self.invoke,
+            lambda line: self.log.write("api", line),
+            self.config.api_port,
+            self.config.stage,
+        )
         self.api.start()
 
     def _start_pollers(self) -> None:
-        streams = self.client("dynamodbstreams")
-        sqs = self.client("sqs")
+        streams, sqs = self.client("dynamodbstreams"), self.client("sqs")
         for spec in self.assembly.stream_mappings:
-            if not spec.enabled:
-                continue
-            stats = self.stream_stats.setdefault(spec.logical_id, MappingStats())
-            queue_url = self.resolver.refs.get(spec.on_failure_queue_id or "")
+            if spec.enabled:
+                poller = self._poller(spec, streams, sqs)
+                poller.start()
+                self.pollers.append(poller)
 
-            def discard(message: dict[str, Any], queue_url: str | None = queue_url) -> None:
-                if queue_url:
-                    sqs.send_message(QueueUrl=queue_url, MessageBody=json.dumps(message))
+    def _poller(self, spec: StreamMappingSpec, streams: Any, sqs: Any) -> StreamPoller:
+        stats = self.stream_stats.setdefault(spec.logical_id, MappingStats())
+        queue_url = self.resolver.refs.get(spec.on_failure_queue_id or "")
+        source = f"{self.assembly.functions[spec.function_id].name.split('-', 1)[-1]} stream"[:24]
 
-            def invoke(event: dict[str, Any], function_id: str = spec.function_id) -> Invocation:
-                return self.invoke(function_id, event)
+        def discard(message: dict[str, Any]) -> None:
+            if queue_url:
+                sqs.send_message(QueueUrl=queue_url, MessageBody=json.dumps(message))
 
-            source = self.assembly.functions[spec.function_id].name.split("-", 1)[-1]
-            function_arn = self.resolver.get_att(spec.function_id, "Arn")
-            delivery = BatchDelivery(spec, function_arn, invoke, discard, stats,
-                                     lambda line, source=source: self.log.write(f"{source} stream"[:24], line))
-            poller = StreamPoller(spec, streams, self.stream_arns[spec.table_id], delivery,
-                                  self.config.poll_interval)
-            poller.start()
-            self.pollers.append(poller)
+        def invoke(event: dict[str, Any]) -> Invocation:
+            return self.invoke(spec.function_id, event)
+
+        def log(line: str) -> None:
+            self.log.write(source, line)
+
+        function_arn = self.resolver.get_att(spec.function_id, "Arn")
+        delivery = BatchDelivery(spec, function_arn, invoke, discard, stats, log)
+        return StreamPoller(
+            spec, streams, self.stream_arns[spec.table_id], delivery, self.config.poll_interval
+        )

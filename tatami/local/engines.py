@@ -6,6 +6,7 @@ take them down; `start` waits until each answers a real API call.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import shutil
 import signal
@@ -18,6 +19,9 @@ from pathlib import Path
 
 import boto3
 from botocore.config import Config
+
+_LIBC = ctypes.CDLL(None, use_errno=True)
+_PR_SET_PDEATHSIG = 1
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 LOCAL_CREDENTIALS = {"aws_access_key_id": "tatamilocal", "aws_secret_access_key": "tatamilocal"}
@@ -84,12 +88,23 @@ def start_dynamodb_local(port: int, log_file: Path, db_path: Path | None = None)
     """Start DynamoDB Local with -sharedDb (one database whatever the access key and region)."""
     java = shutil.which("java")
     if java is None:
-        raise EngineError("Java is required for DynamoDB Local: install a JRE 17+ (apt install default-jre-headless)")
+        raise EngineError(
+            "Java is required for DynamoDB Local: install a JRE 17+ (apt install default-jre-headless)"
+        )
     jar = dynamodb_local_jar()
     ensure_port_free(port, "DynamoDB Local")
     storage = ["-dbPath", str(db_path)] if db_path else ["-inMemory"]
-    command = [java, f"-Djava.library.path={jar.parent / 'DynamoDBLocal_lib'}", "-jar", str(jar),
-               "-port", str(port), "-sharedDb", "-disableTelemetry", *storage]
+    command = [
+        java,
+        f"-Djava.library.path={jar.parent / 'DynamoDBLocal_lib'}",
+        "-jar",
+        str(jar),
+        "-port",
+        str(port),
+        "-sharedDb",
+        "-disableTelemetry",
+        *storage,
+    ]
     engine = Engine("DynamoDB Local", port, _spawn(command, log_file, cwd=jar.parent))
     _wait_until(engine, log_file, lambda: dynamodb_client(engine.endpoint, _FAST_FAIL).list_tables())
     return engine
@@ -100,22 +115,36 @@ def start_moto(port: int, log_file: Path) -> Engine:
     ensure_port_free(port, "moto server")
     command = [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)]
     engine = Engine("moto server", port, _spawn(command, log_file, cwd=REPO_ROOT))
-    probe = boto3.client("sqs", endpoint_url=engine.endpoint, region_name="us-east-1",
-                         config=_FAST_FAIL, **LOCAL_CREDENTIALS)
+    probe = boto3.client(
+        "sqs", endpoint_url=engine.endpoint, region_name="us-east-1", config=_FAST_FAIL, **LOCAL_CREDENTIALS
+    )
     _wait_until(engine, log_file, probe.list_queues)
     return engine
 
 
 def dynamodb_client(endpoint: str, config: Config | None = None):  # type: ignore[no-untyped-def]
-    return boto3.client("dynamodb", endpoint_url=endpoint, region_name="us-east-1", config=config,
-                        **LOCAL_CREDENTIALS)
+    return boto3.client(
+        "dynamodb", endpoint_url=endpoint, region_name="us-east-1", config=config, **LOCAL_CREDENTIALS
+    )
+
+
+def _die_with_parent() -> None:
+    """Runs in the child before exec: if the local cloud is killed outright, the engine goes too."""
+    _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def _spawn(command: list[str], log_file: Path, cwd: Path) -> subprocess.Popen[bytes]:
     log_file.parent.mkdir(parents=True, exist_ok=True)
     with log_file.open("ab") as log:
-        return subprocess.Popen(command, cwd=cwd, stdout=log, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, start_new_session=True)
+        return subprocess.Popen(
+            command,
+            cwd=cwd,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+            preexec_fn=_die_with_parent,
+        )
 
 
 def _wait_until(engine: Engine, log_file: Path, probe: object, timeout: float = 60.0) -> None:
@@ -128,7 +157,9 @@ def _wait_until(engine: Engine, log_file: Path, probe: object, timeout: float = 
         try:
             probe()  # type: ignore[operator]
             return
-        except Exception:  # noqa: BLE001 - any failure means "not ready yet"
+        except Exception:  # noqa: BLE001 - any failure means not ready yet
             time.sleep(0.1)
     engine.stop()
-    raise EngineError(f"{engine.name} did not answer on {engine.endpoint} within {timeout:.0f} s; see {log_file}")
+    raise EngineError(
+        f"{engine.name} did not answer on {engine.endpoint} within {timeout:.0f} s; see {log_file}"
+    )

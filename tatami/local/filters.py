@@ -38,17 +38,17 @@ def matches(value: Any, pattern: Mapping[str, Any]) -> bool:
 
 def _rule_matches(actual: Any, rule: Any) -> bool:
     if isinstance(rule, Mapping):
-        (kind, argument), = rule.items()
+        ((kind, argument),) = rule.items()
         if kind == "exists":
             return (actual is not _MISSING) == bool(argument)
         if actual is _MISSING:
-            return kind == "anything-but"
+            return bool(kind == "anything-but")
         values = actual if isinstance(actual, list) else [actual]
         return any(_operator_matches(kind, argument, value) for value in values)
     if actual is _MISSING:
         return False
     values = actual if isinstance(actual, list) else [actual]
-    return rule in values
+    return bool(rule in values)
 
 
 def _operator_matches(kind: str, argument: Any, value: Any) -> bool:

@@ -186,5 +186,6 @@ class FunctionPool:
 
 def _failure(request_id: str, error_type: str, message: str, started: float) -> Invocation:
     elapsed = (time.perf_counter() - started) * 1000
-    return Invocation(request_id, False, error={"errorType": error_type, "errorMessage": message},
-                      duration_ms=elapsed)
+    return Invocation(
+        request_id, False, error={"errorType": error_type, "errorMessage": message}, duration_ms=elapsed
+    )

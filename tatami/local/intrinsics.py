@@ -8,7 +8,7 @@ Anything else raises `UnresolvableError` naming the function, never a silent pla
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,7 +37,7 @@ class Resolver:
             "AWS::Partition": "aws",
             "AWS::URLSuffix": "amazonaws.com",
             "AWS::StackName": self.stack_name,
-            "AWS::StackId": f"arn:aws:cloudformation:{LOCAL_REGION}:{LOCAL_ACCOUNT}:stack/{self.stack_name}/local",
+            "AWS::StackId": f"arn:aws:cloudformation:{LOCAL_REGION}:{LOCAL_ACCOUNT}:stack/{self.stack_name}",
             "AWS::NoValue": "",
         }
 
@@ -64,7 +64,7 @@ class Resolver:
         if not isinstance(value, Mapping):
             return value
         if len(value) == 1:
-            (key, argument), = value.items()
+            ((key, argument),) = value.items()
             function = _FUNCTIONS.get(key)
             if function is not None:
                 return function(self, argument)
@@ -119,7 +119,7 @@ def _import_value(resolver: Resolver, argument: Any) -> str:
     return resolver.exports[name]
 
 
-_FUNCTIONS = {
+_FUNCTIONS: dict[str, Callable[[Resolver, Any], Any]] = {
     "Ref": _ref,
     "Fn::GetAtt": _get_att,
     "Fn::Join": _join,

@@ -124,8 +124,13 @@ def _resource_paths(stack: Stack) -> dict[str, str]:
 
 
 def _required(parameters: dict[str, Any], prefix: str) -> tuple[str, ...]:
-    return tuple(sorted(name.removeprefix(prefix) for name, required in parameters.items()
-                        if name.startswith(prefix) and required))
+    return tuple(
+        sorted(
+            name.removeprefix(prefix)
+            for name, required in parameters.items()
+            if name.startswith(prefix) and required
+        )
+    )
 
 
 def _function_of(uri: Any) -> str | None:

@@ -16,7 +16,6 @@ the on-failure queue, and the shard moves on.
 from __future__ import annotations
 
 import base64
-import json
 import threading
 import time
 from collections.abc import Callable
@@ -63,7 +62,7 @@ def aws_stream_arn(local_arn: str) -> str:
 
 
 def _attribute(value: dict[str, Any]) -> dict[str, Any]:
-    (kind, inner), = value.items()
+    ((kind, inner),) = value.items()
     if kind == "B":
         return {"B": base64.b64encode(inner).decode()}
     if kind == "BS":
@@ -96,8 +95,15 @@ class _Shard:
 class BatchDelivery:
     """Delivers one batch with retries, bisection and partial failures; discards what exhausts them."""
 
-    def __init__(self, spec: StreamMappingSpec, function_arn: str, invoke: Invoke, discard: Discard,
-                 stats: MappingStats, log: Callable[[str], None]) -> None:
+    def __init__(
+        self,
+        spec: StreamMappingSpec,
+        function_arn: str,
+        invoke: Invoke,
+        discard: Discard,
+        stats: MappingStats,
+        log: Callable[[str], None],
+    ) -> None:
         self.spec = spec
         self.function_arn = function_arn
         self.invoke = invoke
@@ -132,11 +138,16 @@ class BatchDelivery:
         self.stats.invocations += 1
         invocation = self.invoke({"Records": batch})
         if not invocation.ok:
-            self.log(f"stream batch of {len(batch)} failed: {invocation.error.get('errorType')}: "
-                     f"{invocation.error.get('errorMessage')}")
+            self.log(
+                f"stream batch of {len(batch)} failed: {invocation.error.get('errorType')}: "
+                f"{invocation.error.get('errorMessage')}"
+            )
             return True, 0
-        failures = (invocation.result or {}).get("batchItemFailures") if self.spec.report_batch_item_failures \
+        failures = (
+            (invocation.result or {}).get("batchItemFailures")
+            if self.spec.report_batch_item_failures
             else None
+        )
         if not failures:
             self.stats.records_delivered += len(batch)
             return None
@@ -155,40 +166,59 @@ class BatchDelivery:
         expired = [r for r in batch if r["dynamodb"]["ApproximateCreationDateTime"] < oldest_allowed]
         if expired:
             self._discard(shard_id, expired, "RecordAgeExceeded", 0)
-        return batch[len(expired):]
+        return batch[len(expired) :]
 
     def _discard(self, shard_id: str, batch: list[dict[str, Any]], condition: str, invokes: int) -> None:
         self.stats.records_discarded += len(batch)
         first, last = batch[0]["dynamodb"], batch[-1]["dynamodb"]
-        self.log(f"discarding {len(batch)} stream records ({condition}), sequence numbers "
-                 f"{first['SequenceNumber']}..{last['SequenceNumber']}")
-        self.discard({
-            "requestContext": {"condition": condition, "approximateInvokeCount": invokes,
-                               "functionArn": self.function_arn},
-            "responseContext": {"statusCode": 200, "executedVersion": "$LATEST", "functionError": "Unhandled"},
-            "version": "1.0",
-            "timestamp": datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
-            "DDBStreamBatchInfo": {
-                "shardId": shard_id,
-                "startSequenceNumber": first["SequenceNumber"],
-                "endSequenceNumber": last["SequenceNumber"],
-                "approximateArrivalOfFirstRecord": _iso(first["ApproximateCreationDateTime"]),
-                "approximateArrivalOfLastRecord": _iso(last["ApproximateCreationDateTime"]),
-                "batchSize": len(batch),
-                "streamArn": batch[0]["eventSourceARN"],
-            },
-        })
+        self.log(
+            f"discarding {len(batch)} stream records ({condition}), sequence numbers "
+            f"{first['SequenceNumber']}..{last['SequenceNumber']}"
+        )
+        self.discard(
+            {
+                "requestContext": {
+                    "condition": condition,
+                    "approximateInvokeCount": invokes,
+                    "functionArn": self.function_arn,
+                },
+                "responseContext": {
+                    "statusCode": 200,
+                    "executedVersion": "$LATEST",
+                    "functionError": "Unhandled",
+                },
+                "version": "1.0",
+                "timestamp": datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+                "DDBStreamBatchInfo": {
+                    "shardId": shard_id,
+                    "startSequenceNumber": first["SequenceNumber"],
+                    "endSequenceNumber": last["SequenceNumber"],
+                    "approximateArrivalOfFirstRecord": _iso(first["ApproximateCreationDateTime"]),
+                    "approximateArrivalOfLastRecord": _iso(last["ApproximateCreationDateTime"]),
+                    "batchSize": len(batch),
+                    "streamArn": batch[0]["eventSourceARN"],
+                },
+            }
+        )
 
 
 def _iso(epoch_seconds: float) -> str:
-    return datetime.fromtimestamp(epoch_seconds, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return (
+        datetime.fromtimestamp(epoch_seconds, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    )
 
 
 class StreamPoller:
     """Polls one table's stream for one event-source mapping, in a background thread."""
 
-    def __init__(self, spec: StreamMappingSpec, streams_client: Any, stream_arn: str, delivery: BatchDelivery,
-                 poll_interval: float = 0.1) -> None:
+    def __init__(
+        self,
+        spec: StreamMappingSpec,
+        streams_client: Any,
+        stream_arn: str,
+        delivery: BatchDelivery,
+        poll_interval: float = 0.1,
+    ) -> None:
         self.spec = spec
         self.client = streams_client
         self.stream_arn = stream_arn
@@ -212,8 +242,9 @@ class StreamPoller:
         while not self._stop.is_set():
             try:
                 busy = any([self._poll(shard) for shard in self._eligible()])
-                if time.monotonic() - last_refresh > 5 or any(s.closed and s.iterator is None
-                                                                and not s.buffer for s in self.shards.values()):
+                if time.monotonic() - last_refresh > 5 or any(
+                    s.closed and s.iterator is None and not s.buffer for s in self.shards.values()
+                ):
                     self._refresh_shards("TRIM_HORIZON")
                     last_refresh = time.monotonic()
             except Exception as exc:  # noqa: BLE001 - keep polling; the log says why it paused
@@ -224,9 +255,15 @@ class StreamPoller:
                 self._stop.wait(self.poll_interval)
 
     def _eligible(self) -> list[_Shard]:
-        drained = {s.shard_id for s in self.shards.values() if s.closed and s.iterator is None and not s.buffer}
-        return [s for s in self.shards.values() if s.shard_id not in drained
-                and (s.parent_id is None or s.parent_id in drained or s.parent_id not in self.shards)]
+        drained = {
+            s.shard_id for s in self.shards.values() if s.closed and s.iterator is None and not s.buffer
+        }
+        return [
+            s
+            for s in self.shards.values()
+            if s.shard_id not in drained
+            and (s.parent_id is None or s.parent_id in drained or s.parent_id not in self.shards)
+        ]
 
     def _poll(self, shard: _Shard) -> bool:
         if shard.iterator is not None and len(shard.buffer) < self.spec.batch_size:

@@ -1,0 +1,200 @@
+"""`tatami local`: the whole app on this machine (what `make run` starts), and its helpers."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import click
+
+from tatami.local import engines
+from tatami.local.cloud import LocalCloud, LocalCloudConfig
+from tatami.local.control import ControlServer
+from tatami.local.samples import SAMPLES
+from tatami.local.state import AlreadyRunning, RunningState, read_state
+
+WORK_DIR = engines.REPO_ROOT / ".local"
+
+
+@click.group(invoke_without_command=True)
+@click.option("--port", envvar="PORT", default=3000, show_default=True, help="API port (env PORT).")
+@click.option("--dynamodb-port", default=8000, show_default=True, help="DynamoDB Local port.")
+@click.option("--moto-port", default=5005, show_default=True, help="moto server port (S3, SQS, ...).")
+@click.option(
+    "--cdk-out",
+    type=click.Path(path_type=Path),
+    default=engines.REPO_ROOT / "cdk.out",
+    show_default=True,
+    help="Cloud assembly to serve.",
+)
+@click.option("--no-synth", is_flag=True, help="Serve --cdk-out as it is instead of synthesizing first.")
+@click.option("--no-samples", is_flag=True, help="Do not load the services' sample data.")
+@click.option(
+    "--db-path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Keep DynamoDB Local's data in this folder (default: in memory, fresh each start).",
+)
+@click.option("--quiet", is_flag=True, help="Do not echo function and request logs.")
+@click.pass_context
+def local(
+    ctx: click.Context,
+    port: int,
+    dynamodb_port: int,
+    moto_port: int,
+    cdk_out: Path,
+    no_synth: bool,
+    no_samples: bool,
+    db_path: Path | None,
+    quiet: bool,
+) -> None:
+    """Run the app locally: DynamoDB Local + moto, every route on http://127.0.0.1:PORT, every stream.
+
+    Built from the synthesized template, so it serves exactly what `cdk deploy` would create.
+    Ctrl-C stops everything it started.
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    try:
+        running = RunningState(WORK_DIR)
+    except AlreadyRunning as exc:
+        raise click.ClickException(str(exc)) from None
+    try:
+        if not no_synth:
+            _synthesize(cdk_out)
+        config = LocalCloudConfig(
+            cdk_out=cdk_out,
+            api_port=port,
+            dynamodb_port=dynamodb_port,
+            moto_port=moto_port,
+            work_dir=WORK_DIR,
+            db_path=db_path,
+            echo_logs=not quiet,
+        )
+        _serve(config, running, load_samples=not no_samples)
+    except (engines.EngineError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from None
+    finally:
+        running.release()
+
+
+def _synthesize(cdk_out: Path) -> None:
+    click.echo(f"synthesizing the CDK app into {cdk_out} ...")
+    started = time.monotonic()
+    result = subprocess.run(
+        [sys.executable, "app.py"],
+        cwd=engines.REPO_ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "CDK_OUTDIR": str(cdk_out)},
+    )
+    if result.returncode != 0:
+        raise click.ClickException(f"`python app.py` failed:\n{result.stderr[-4000:]}")
+    click.echo(f"synthesized in {time.monotonic() - started:.1f} s")
+
+
+def _serve(config: LocalCloudConfig, running: RunningState, load_samples: bool) -> None:
+    stop = threading.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: stop.set())
+    started = time.monotonic()
+    with LocalCloud(config) as cloud:
+        control = ControlServer(cloud)
+        running.publish(
+            {
+                "api_url": cloud.api_url,
+                "control_url": control.url,
+                "outputs": cloud.outputs,
+                "dynamodb_endpoint": cloud.dynamodb_endpoint,
+                "moto_endpoint": cloud.moto_endpoint,
+            }
+        )
+        _print_banner(cloud, time.monotonic() - started)
+        if load_samples:
+            threading.Thread(target=_load_samples, args=(cloud,), name="samples", daemon=True).start()
+        try:
+            stop.wait()
+        finally:
+            click.echo("\nstopping the local cloud ...")
+            control.stop()
+    click.echo("stopped")
+
+
+def _print_banner(cloud: LocalCloud, seconds: float) -> None:
+    api = cloud.api_url
+    lines = [
+        "",
+        f"tatami local cloud is up in {seconds:.1f} s",
+        f"  API            {api}   (OpenAPI: {api}/openapi.json)",
+        f"  DynamoDB Local {cloud.dynamodb_endpoint}",
+        f"  moto (S3/SQS)  {cloud.moto_endpoint}",
+        "  try:",
+        f"    curl -s {api}/openapi.json | head -c 300",
+        *(f"    curl -s '{api}{example}'" for sample in SAMPLES for example in sample.examples),
+        "  Ctrl-C stops everything.",
+        "",
+    ]
+    click.echo("\n".join(lines))
+
+
+class _ProgressLog:
+    """Progress of one sample load as a log line at most every two seconds, and at the end."""
+
+    def __init__(self, cloud: LocalCloud, name: str) -> None:
+        self.cloud, self.name, self.last = cloud, name, 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        if time.monotonic() - self.last > 2 or done == total:
+            self.last = time.monotonic()
+            self.cloud.log.write("samples", f"{self.name}: {done}/{total}")
+
+
+def _load_samples(cloud: LocalCloud) -> None:
+    for sample in SAMPLES:
+        started = time.monotonic()
+        try:
+            summary = sample.load(cloud, _ProgressLog(cloud, sample.name))
+        except Exception as exc:  # noqa: BLE001 - one sample failing must not stop the cloud
+            cloud.log.write("samples", f"{sample.name}: FAILED: {type(exc).__name__}: {exc}")
+            continue
+        cloud.log.write("samples", f"{sample.name}: {summary} ({time.monotonic() - started:.1f} s)")
+
+
+@local.command()
+@click.argument("rule")
+def fire(rule: str) -> None:
+    """Fire a scheduled rule of the running local cloud now (by construct id or logical id)."""
+    state = _running_state()
+    request = urllib.request.Request(f"{state['control_url']}/rules/{rule}/fire", method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=900) as response:
+            body = json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        raise click.ClickException(json.loads(exc.read()).get("message", str(exc))) from None
+    for invocation in body["invocations"]:
+        outcome = invocation["result"] if invocation["ok"] else invocation["error"]
+        click.echo(
+            f"{invocation['request_id']}: {'ok' if invocation['ok'] else 'FAILED'} {json.dumps(outcome)}"
+        )
+
+
+@local.command()
+def status() -> None:
+    """Say whether a local cloud runs here, where, and its stack outputs."""
+    click.echo(json.dumps(_running_state(), indent=2))
+
+
+def _running_state() -> dict[str, Any]:
+    state = read_state(WORK_DIR)
+    if not state or state.get("starting"):
+        raise click.ClickException("no local cloud runs in this checkout: start one with `make run`")
+    return state

@@ -1,0 +1,19 @@
+"""Test tiers follow the folders: unit (no network), functional (moto), integration (DynamoDB Local),
+infra (the synthesized template)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
+TESTS = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        tier = Path(str(item.fspath)).relative_to(TESTS).parts[0]
+        if tier in ("integration", "infra"):
+            item.add_marker(getattr(pytest.mark, tier))

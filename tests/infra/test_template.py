@@ -1,0 +1,76 @@
+"""Template tests that assert what would hurt in production (STYLE.md item 11)."""
+
+from __future__ import annotations
+
+import json
+
+from infra import constants
+from tests.support.synthesis import Synthesized
+
+
+def _statements(synthesized: Synthesized) -> list[dict]:
+    return [
+        s
+        for policy in synthesized.resources("AWS::IAM::Policy").values()
+        for s in policy["Properties"]["PolicyDocument"]["Statement"]
+    ]
+
+
+def test_every_function_runs_the_pinned_runtime_with_powertools_and_tracing(synthesized: Synthesized) -> None:
+    functions = synthesized.resources("AWS::Lambda::Function")
+    assert functions
+    for logical_id, function in functions.items():
+        props = function["Properties"]
+        assert props["Runtime"] == constants.LAMBDA_PYTHON, logical_id
+        assert props["TracingConfig"] == {"Mode": "Active"}, logical_id
+        layers = json.dumps(props["Layers"])
+        assert f"{constants.POWERTOOLS_LAYER_NAME}:{constants.POWERTOOLS_LAYER_VERSION}" in layers, logical_id
+        assert "LogGroup" in props["LoggingConfig"], logical_id
+
+
+def test_log_groups_have_retention(synthesized: Synthesized) -> None:
+    for logical_id, group in synthesized.resources("AWS::Logs::LogGroup").items():
+        assert group["Properties"].get("RetentionInDays"), logical_id
+
+
+def test_no_wildcard_actions_and_wildcard_resources_only_for_xray(synthesized: Synthesized) -> None:
+    for statement in _statements(synthesized):
+        actions = statement["Action"] if isinstance(statement["Action"], list) else [statement["Action"]]
+        assert not any(action == "*" or action.endswith(":*") for action in actions), statement
+        if statement["Resource"] == "*":
+            assert all(action.startswith("xray:") for action in actions), statement
+
+
+def test_every_method_requires_iam_and_validates(synthesized: Synthesized) -> None:
+    methods = synthesized.resources("AWS::ApiGateway::Method")
+    assert methods
+    for logical_id, method in methods.items():
+        props = method["Properties"]
+        assert props["AuthorizationType"] == "AWS_IAM", logical_id
+        assert "RequestValidatorId" in props, logical_id
+        assert props["Integration"]["Type"] == "AWS_PROXY", logical_id
+
+
+def test_stage_throttles_logs_and_traces(synthesized: Synthesized) -> None:
+    (stage,) = synthesized.resources("AWS::ApiGateway::Stage").values()
+    props = stage["Properties"]
+    assert props["StageName"] == constants.API_STAGE
+    assert props["TracingEnabled"] is True
+    assert "DestinationArn" in props["AccessLogSetting"]
+    settings = props["MethodSettings"][0]
+    assert settings["ThrottlingRateLimit"] > 0 and settings["ThrottlingBurstLimit"] > 0
+    assert settings["LoggingLevel"] == "ERROR"
+
+
+def test_openapi_document_is_published(synthesized: Synthesized) -> None:
+    paths = {r["Properties"]["PathPart"] for r in synthesized.resources("AWS::ApiGateway::Resource").values()}
+    assert "openapi.json" in paths
+    assert constants.OUTPUT_OPENAPI_URL in synthesized.template["Outputs"]
+
+
+def test_zorder_layer_ships_the_package_under_python(synthesized: Synthesized) -> None:
+    (layer,) = synthesized.resources("AWS::Lambda::LayerVersion").values()
+    asset = layer["Properties"]["Content"]["S3Key"].removesuffix(".zip")
+    folder = synthesized.cdk_out / f"asset.{asset}"
+    assert (folder / "python" / "zorder" / "__init__.py").is_file()
+    assert not (folder / "pyproject.toml").exists()

@@ -1,0 +1,47 @@
+"""Session fixtures that start real engines: DynamoDB Local alone, and whole local clouds."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tatami.local import engines
+from tatami.local.cloud import LocalCloud, LocalCloudConfig
+
+REPO = Path(__file__).resolve().parents[2]
+PROBE_APP = REPO / "tests" / "fixtures" / "probe_app" / "app.py"
+
+
+def start_cloud(cdk_out: Path, work_dir: Path) -> LocalCloud:
+    config = LocalCloudConfig(
+        cdk_out=cdk_out,
+        api_port=engines.free_port(),
+        dynamodb_port=engines.free_port(),
+        moto_port=engines.free_port(),
+        work_dir=work_dir,
+        echo_logs=False,
+        poll_interval=0.05,
+    )
+    return LocalCloud(config).start()
+
+
+@pytest.fixture(scope="session")
+def probe_cloud(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCloud]:
+    """The probe app (tests/fixtures/probe_app) on its own local cloud."""
+    root = tmp_path_factory.mktemp("probe")
+    subprocess.run([sys.executable, str(PROBE_APP), str(root / "cdk.out")], check=True, capture_output=True)
+    cloud = start_cloud(root / "cdk.out", root / "work")
+    yield cloud
+    cloud.stop()
+
+
+@pytest.fixture(scope="session")
+def dynamodb_local(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The endpoint of a DynamoDB Local of its own (in memory) for repository-level tests."""
+    engine = engines.start_dynamodb_local(engines.free_port(), tmp_path_factory.mktemp("ddb") / "ddb.log")
+    yield engine.endpoint
+    engine.stop()

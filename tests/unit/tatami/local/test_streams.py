@@ -1,0 +1,185 @@
+"""tatami/local/streams.py: Lambda's record shape and its retry, bisect and partial-failure rules."""
+
+import time
+from dataclasses import replace
+from datetime import UTC, datetime
+
+import pytest
+
+from tatami.local.assembly import StreamMappingSpec
+from tatami.local.functions import Invocation
+from tatami.local.streams import TTL_IDENTITY, BatchDelivery, MappingStats, aws_stream_arn, lambda_record
+
+SPEC = StreamMappingSpec(
+    logical_id="Mapping",
+    function_id="Fn",
+    table_id="Table",
+    batch_size=10,
+    batching_window_seconds=0,
+    starting_position="TRIM_HORIZON",
+    filter_patterns=(),
+    report_batch_item_failures=False,
+    max_retries=2,
+    max_record_age_seconds=-1,
+    bisect_on_error=True,
+    on_failure_queue_id="Queue",
+)
+
+
+def record(n: int, poison: bool = False, age: float = 0) -> dict:
+    image = {"id": {"S": f"r{n}"}, **({"poison": {"BOOL": True}} if poison else {})}
+    return {
+        "eventName": "INSERT",
+        "eventSourceARN": "arn:stream",
+        "dynamodb": {
+            "SequenceNumber": f"{n:021d}",
+            "ApproximateCreationDateTime": int(time.time() - age),
+            "Keys": {"id": {"S": f"r{n}"}},
+            "NewImage": image,
+        },
+    }
+
+
+class Harness:
+    """A fake function: fails whole batches holding a poisoned record (or reports them partially)."""
+
+    def __init__(self, spec: StreamMappingSpec, partial: bool = False) -> None:
+        self.calls: list[list[str]] = []
+        self.processed: list[str] = []
+        self.discarded: list[dict] = []
+        self.partial = partial
+        self.delivery = BatchDelivery(
+            spec, "arn:fn", self.invoke, self.discarded.append, MappingStats(), lambda _line: None
+        )
+
+    def invoke(self, event: dict) -> Invocation:
+        records = event["Records"]
+        self.calls.append([r["dynamodb"]["Keys"]["id"]["S"] for r in records])
+        poisoned = [r for r in records if "poison" in r["dynamodb"]["NewImage"]]
+        if self.partial:
+            self.processed += [r["dynamodb"]["Keys"]["id"]["S"] for r in records if r not in poisoned]
+            failures = [{"itemIdentifier": r["dynamodb"]["SequenceNumber"]} for r in poisoned]
+            return Invocation("id", True, result={"batchItemFailures": failures})
+        if poisoned:
+            return Invocation("id", False, error={"errorType": "ValueError", "errorMessage": "poison"})
+        self.processed += [r["dynamodb"]["Keys"]["id"]["S"] for r in records]
+        return Invocation("id", True, result=None)
+
+
+def test_lambda_record_shape_with_binary_and_time() -> None:
+    raw = {
+        "eventID": "1",
+        "eventName": "INSERT",
+        "eventSource": "aws:dynamodb",
+        "awsRegion": "ddblocal",
+        "dynamodb": {
+            "ApproximateCreationDateTime": datetime(2026, 1, 2, tzinfo=UTC),
+            "Keys": {"pk": {"B": b"\x00\xff"}},
+            "NewImage": {
+                "pk": {"B": b"\x00\xff"},
+                "m": {"M": {"s": {"BS": [b"a"]}}},
+                "n": {"N": "1.5"},
+                "l": {"L": [{"B": b"b"}]},
+            },
+            "SequenceNumber": "1",
+            "SizeBytes": 10,
+            "StreamViewType": "NEW_AND_OLD_IMAGES",
+        },
+    }
+    converted = lambda_record(raw, "arn:aws:dynamodb:us-east-1:000000000000:table/T/stream/x")
+    stream = converted["dynamodb"]
+    assert stream["ApproximateCreationDateTime"] == int(datetime(2026, 1, 2, tzinfo=UTC).timestamp())
+    assert stream["Keys"] == {"pk": {"B": "AP8="}}
+    assert stream["NewImage"]["m"] == {"M": {"s": {"BS": ["YQ=="]}}}
+    assert stream["NewImage"]["n"] == {"N": "1.5"}
+    assert stream["NewImage"]["l"] == {"L": [{"B": "Yg=="}]}
+    assert converted["awsRegion"] == "us-east-1"
+    assert converted["eventSourceARN"].endswith("table/T/stream/x")
+    assert "userIdentity" not in converted
+
+
+def test_ttl_deletion_becomes_remove_by_the_dynamodb_service() -> None:
+    raw = {"eventName": "UNKNOWN_TO_SDK_VERSION", "dynamodb": {"Keys": {"pk": {"S": "a"}}}}
+    converted = lambda_record(raw, "arn")
+    assert converted["eventName"] == "REMOVE"
+    assert converted["userIdentity"] == TTL_IDENTITY
+
+
+def test_stream_arn_gets_the_local_region_and_account() -> None:
+    local = "arn:aws:dynamodb:ddblocal:000000000000:table/T/stream/2026-01-01T00:00:00.000"
+    assert (
+        aws_stream_arn(local)
+        == "arn:aws:dynamodb:us-east-1:000000000000:table/T/stream/2026-01-01T00:00:00.000"
+    )
+
+
+def test_clean_batch_is_delivered_once() -> None:
+    harness = Harness(SPEC)
+    harness.delivery.deliver("shard", [record(n) for n in range(5)])
+    assert harness.calls == [["r0", "r1", "r2", "r3", "r4"]]
+    assert harness.discarded == []
+
+
+def test_bisect_isolates_the_poisoned_record_and_processes_the_rest() -> None:
+    harness = Harness(SPEC)
+    harness.delivery.deliver("shard", [record(n, poison=n == 5) for n in range(8)])
+    assert sorted(harness.processed) == [f"r{n}" for n in range(8) if n != 5]
+    assert [m["DDBStreamBatchInfo"]["batchSize"] for m in harness.discarded] == [1]
+    message = harness.discarded[0]
+    assert message["requestContext"]["condition"] == "RetryAttemptsExhausted"
+    assert message["requestContext"]["approximateInvokeCount"] == SPEC.max_retries + 1
+    assert message["DDBStreamBatchInfo"]["startSequenceNumber"] == f"{5:021d}"
+    assert harness.calls.count(["r5"]) == SPEC.max_retries + 1
+    assert harness.processed.index("r6") > harness.processed.index("r4")  # order within the shard kept
+
+
+def test_without_bisect_the_whole_batch_is_discarded_after_its_retries() -> None:
+    harness = Harness(replace(SPEC, bisect_on_error=False))
+    harness.delivery.deliver("shard", [record(n, poison=n == 1) for n in range(3)])
+    assert len(harness.calls) == SPEC.max_retries + 1
+    assert harness.discarded[0]["DDBStreamBatchInfo"]["batchSize"] == 3
+
+
+def test_partial_failure_retries_from_the_lowest_failed_sequence_number() -> None:
+    harness = Harness(replace(SPEC, report_batch_item_failures=True, max_retries=1), partial=True)
+    harness.delivery.deliver("shard", [record(n, poison=n == 2) for n in range(4)])
+    assert harness.calls == [["r0", "r1", "r2", "r3"], ["r2", "r3"]]
+    info = harness.discarded[0]["DDBStreamBatchInfo"]
+    assert (info["startSequenceNumber"], info["batchSize"]) == (f"{2:021d}", 2)
+
+
+def test_unknown_item_identifier_counts_as_complete_failure() -> None:
+    calls = []
+
+    def invoke(event: dict) -> Invocation:
+        calls.append(len(event["Records"]))
+        return Invocation("id", True, result={"batchItemFailures": [{"itemIdentifier": ""}]})
+
+    discarded: list[dict] = []
+    spec = replace(SPEC, report_batch_item_failures=True, bisect_on_error=False, max_retries=0)
+    BatchDelivery(spec, "arn", invoke, discarded.append, MappingStats(), lambda _l: None).deliver(
+        "shard", [record(n) for n in range(3)]
+    )
+    assert calls == [3]
+    assert discarded[0]["DDBStreamBatchInfo"]["batchSize"] == 3
+
+
+def test_records_past_their_maximum_age_are_discarded_unprocessed() -> None:
+    harness = Harness(replace(SPEC, max_record_age_seconds=60))
+    harness.delivery.deliver("shard", [record(0, age=120), record(1)])
+    assert harness.calls == [["r1"]]
+    assert harness.discarded[0]["requestContext"]["condition"] == "RecordAgeExceeded"
+
+
+@pytest.mark.parametrize("retries", [-1])
+def test_infinite_retries_keep_trying_until_success(retries: int) -> None:
+    attempts = []
+
+    def flaky(event: dict) -> Invocation:
+        attempts.append(1)
+        ok = len(attempts) >= 4
+        return Invocation("id", ok, error={} if ok else {"errorType": "E", "errorMessage": "later"})
+
+    spec = replace(SPEC, max_retries=retries, bisect_on_error=False)
+    BatchDelivery(spec, "arn", flaky, pytest.fail, MappingStats(), lambda _l: None).deliver("s", [record(0)])
+    assert len(attempts) == 4
