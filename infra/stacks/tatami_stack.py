@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from aws_cdk import CfnOutput, Stack
 from constructs import Construct
 
 from infra import constants
+from infra.constructs.page_tokens import PageTokenKey
 from infra.constructs.service_api import ApiAuth, Route, ServiceApi
 from infra.constructs.service_function import ServiceFunction, SharedLayers
+from infra.constructs.shared import Shared
 
 
 @dataclass(frozen=True)
@@ -21,36 +25,43 @@ class StackSettings:
     replica_regions: tuple[str, ...] = field(default_factory=tuple)
 
     @classmethod
-    def from_context(cls, context: dict[str, object] | None) -> StackSettings:
+    def from_context(cls, context: Mapping[str, Any] | None) -> StackSettings:
         context = context or {}
         return cls(
             auth=ApiAuth(str(context.get("auth", ApiAuth.IAM.value))),
             deletion_protection=bool(context.get("deletionProtection", True)),
-            replica_regions=tuple(str(r) for r in context.get("replicaRegions", []) or []),  # type: ignore[attr-defined]
+            replica_regions=tuple(str(region) for region in context.get("replicaRegions") or []),
         )
 
 
 class TatamiStack(Stack):
     def __init__(
-        self, scope: Construct, construct_id: str, *, settings: StackSettings | None = None, **kwargs: object
+        self, scope: Construct, construct_id: str, *, settings: StackSettings | None = None, **kwargs: Any
     ) -> None:
-        super().__init__(scope, construct_id, **kwargs)  # type: ignore[arg-type]
-        self.settings = settings or StackSettings()
-        self.layers = SharedLayers(self, "Layers")
-        self.api = ServiceApi(self, "Api", auth=self.settings.auth)
+        super().__init__(scope, construct_id, **kwargs)
+        settings = settings or StackSettings()
+        api = ServiceApi(self, "Api", auth=settings.auth)
+        self.shared = Shared(
+            layers=SharedLayers(self, "Layers"),
+            api=api,
+            page_tokens=PageTokenKey(self, "PageTokens"),
+            deletion_protection=settings.deletion_protection,
+            replica_regions=settings.replica_regions,
+        )
+        # Each service adds its tables, functions and routes; list its Lambda package for the docs.
         service_packages: list[str] = []
         self._add_docs(service_packages)
-        CfnOutput(self, constants.OUTPUT_API_URL, value=self.api.rest_api.url)
-        CfnOutput(self, constants.OUTPUT_OPENAPI_URL, value=self.api.rest_api.url_for_path("/openapi.json"))
+        CfnOutput(self, constants.OUTPUT_API_URL, value=api.rest_api.url)
+        CfnOutput(self, constants.OUTPUT_OPENAPI_URL, value=api.rest_api.url_for_path("/openapi.json"))
 
     def _add_docs(self, service_packages: list[str]) -> None:
         docs = ServiceFunction(
             self,
             "DocsFunction",
-            layers=self.layers,
+            layers=self.shared.layers,
             service="docs",
             handler="docs.handler.handler",
             packages=["docs", *service_packages],
             description="Serves the merged OpenAPI document of every route",
         )
-        self.api.add_routes(docs, [Route("GET", "/openapi.json")])
+        self.shared.api.add_routes(docs, [Route("GET", "/openapi.json")])

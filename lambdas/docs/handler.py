@@ -6,8 +6,8 @@ from typing import Any
 
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from common.observability import logger
 
+from common.observability import logger
 from docs.api import app
 
 

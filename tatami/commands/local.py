@@ -20,9 +20,9 @@ from tatami.local import engines
 from tatami.local.cloud import LocalCloud, LocalCloudConfig
 from tatami.local.control import ControlServer
 from tatami.local.samples import SAMPLES
-from tatami.local.state import AlreadyRunning, RunningState, read_state
+from tatami.local.state import DEFAULT_WORK_DIR, AlreadyRunning, RunningState, read_state
 
-WORK_DIR = engines.REPO_ROOT / ".local"
+WORK_DIR = DEFAULT_WORK_DIR
 
 
 @click.group(invoke_without_command=True)

@@ -94,6 +94,7 @@ class Assembly:
     tables: list[TableSpec] = field(default_factory=list)
     queues: dict[str, str] = field(default_factory=dict)  # logical id -> local queue name
     buckets: dict[str, str] = field(default_factory=dict)  # logical id -> local bucket name
+    secrets: dict[str, str] = field(default_factory=dict)  # logical id -> local secret name
     functions: dict[str, FunctionSpec] = field(default_factory=dict)
     stream_mappings: list[StreamMappingSpec] = field(default_factory=list)
     rules: list[RuleSpec] = field(default_factory=list)
@@ -145,6 +146,8 @@ def load_assembly(cdk_out: Path) -> Assembly:
             assembly.queues[logical_id] = local_name(stack, logical_id)
         for logical_id, _props in stack.resources("AWS::S3::Bucket"):
             assembly.buckets[logical_id] = local_name(stack, logical_id).lower()
+        for logical_id, _props in stack.resources("AWS::SecretsManager::Secret"):
+            assembly.secrets[logical_id] = local_name(stack, logical_id)
         for logical_id, props in stack.resources("AWS::Lambda::Function"):
             assembly.functions[logical_id] = _function(stack, logical_id, props)
         for logical_id, props in stack.resources("AWS::Lambda::EventSourceMapping"):

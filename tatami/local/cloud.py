@@ -25,7 +25,9 @@ from tatami.local.assembly import Assembly, FunctionSpec, StreamMappingSpec, loa
 from tatami.local.functions import FunctionPool, Invocation
 from tatami.local.intrinsics import LOCAL_REGION, Resolver, UnresolvableError
 from tatami.local.routes import RouteTable, read_routes
+from tatami.local.state import DEFAULT_WORK_DIR
 from tatami.local.streams import BatchDelivery, MappingStats, StreamPoller
+from tatami.target import Target
 
 
 @dataclass
@@ -34,7 +36,7 @@ class LocalCloudConfig:
     api_port: int = 3000
     dynamodb_port: int = 8000
     moto_port: int = 5005
-    work_dir: Path = engines.REPO_ROOT / ".local"
+    work_dir: Path = DEFAULT_WORK_DIR
     db_path: Path | None = None  # None: DynamoDB Local keeps everything in memory
     stage: str = "v1"
     warm_functions: bool = True
@@ -128,6 +130,12 @@ class LocalCloud:
             service, endpoint_url=endpoint, region_name=LOCAL_REGION, **engines.LOCAL_CREDENTIALS
         )
 
+    def target(self) -> Target:
+        """This cloud as a CLI target, so sample loaders share the CLI's code path."""
+        return Target(
+            "local", self.outputs, self.dynamodb_endpoint, self.moto_endpoint, {"api_url": self.api_url}
+        )
+
     def invoke(self, function_id: str, event: dict[str, Any], timeout: float | None = None) -> Invocation:
         return self.pools[function_id].invoke(event, timeout)
 
@@ -180,6 +188,7 @@ class LocalCloud:
         self.stream_arns = provision.create_tables(self.client("dynamodb"), self.assembly, self.resolver)
         provision.create_queues(self.client("sqs"), self.assembly, self.resolver)
         provision.create_buckets(self.client("s3"), self.assembly, self.resolver)
+        provision.create_secrets(self.client("secretsmanager"), self.assembly, self.resolver)
         provision.register_functions(self.assembly, self.resolver)
         provision.register_remaining(self.assembly, self.resolver)
         self.outputs = provision.resolve_outputs(self.assembly, self.resolver)

@@ -7,6 +7,7 @@ to the local value `Ref`/`Fn::GetAtt` would give in AWS.
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from tatami.local.assembly import Assembly, TableSpec, local_name
@@ -72,6 +73,13 @@ def create_buckets(s3: Any, assembly: Assembly, resolver: Resolver) -> None:
         resolver.attributes[(logical_id, "Arn")] = f"arn:aws:s3:::{name}"
         resolver.attributes[(logical_id, "DomainName")] = f"{name}.s3.amazonaws.com"
         resolver.attributes[(logical_id, "RegionalDomainName")] = f"{name}.s3.{LOCAL_REGION}.amazonaws.com"
+
+
+def create_secrets(secretsmanager: Any, assembly: Assembly, resolver: Resolver) -> None:
+    """Each secret gets a fresh random value (as GenerateSecretString gives one at deploy time)."""
+    for logical_id, name in assembly.secrets.items():
+        arn = secretsmanager.create_secret(Name=name, SecretString=secrets.token_hex(32))["ARN"]
+        resolver.refs[logical_id] = arn  # a secret's Ref is its ARN
 
 
 def register_functions(assembly: Assembly, resolver: Resolver) -> None:

@@ -8,6 +8,8 @@ import os
 from pathlib import Path
 from typing import IO, Any
 
+DEFAULT_WORK_DIR = Path(__file__).resolve().parents[2] / ".local"
+
 
 class AlreadyRunning(RuntimeError):
     """Another `tatami local` holds the lock; the message says where it serves and how to stop it."""

@@ -74,3 +74,7 @@ def test_zorder_layer_ships_the_package_under_python(synthesized: Synthesized) -
     folder = synthesized.cdk_out / f"asset.{asset}"
     assert (folder / "python" / "zorder" / "__init__.py").is_file()
     assert not (folder / "pyproject.toml").exists()
+
+
+def test_stack_stays_well_under_cloudformations_resource_limit(synthesized: Synthesized) -> None:
+    assert len(synthesized.template["Resources"]) < 450  # the hard limit is 500 per stack

@@ -11,6 +11,7 @@ import pytest
 
 from tatami.local import engines
 from tatami.local.cloud import LocalCloud, LocalCloudConfig
+from tests.support.synthesis import synthesize
 
 REPO = Path(__file__).resolve().parents[2]
 PROBE_APP = REPO / "tests" / "fixtures" / "probe_app" / "app.py"
@@ -45,3 +46,23 @@ def dynamodb_local(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     engine = engines.start_dynamodb_local(engines.free_port(), tmp_path_factory.mktemp("ddb") / "ddb.log")
     yield engine.endpoint
     engine.stop()
+
+
+@pytest.fixture(scope="session")
+def app_cloud(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCloud]:
+    """tatami's own app on a local cloud of its own (functions start cold on first use)."""
+    root = tmp_path_factory.mktemp("app")
+    synthesize(root / "cdk.out")
+    config = LocalCloudConfig(
+        cdk_out=root / "cdk.out",
+        api_port=engines.free_port(),
+        dynamodb_port=engines.free_port(),
+        moto_port=engines.free_port(),
+        work_dir=root / "work",
+        echo_logs=False,
+        poll_interval=0.05,
+        warm_functions=False,
+    )
+    cloud = LocalCloud(config).start()
+    yield cloud
+    cloud.stop()

@@ -1,0 +1,39 @@
+"""The HMAC key that makes pagination tokens tamper-proof (lambdas/common/tokens.py)."""
+
+from __future__ import annotations
+
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_secretsmanager as secretsmanager
+from cdk_nag import NagPackSuppression, NagSuppressions
+from constructs import Construct
+
+SECRET_ENV = "PAGE_TOKEN_SECRET_ARN"  # read by lambdas/common/tokens.py
+
+
+class PageTokenKey(Construct):
+    """A generated secret; `grant(function)` lets a function sign and verify `next` tokens."""
+
+    def __init__(self, scope: Construct, construct_id: str) -> None:
+        super().__init__(scope, construct_id)
+        self.secret = secretsmanager.Secret(
+            self,
+            "Secret",
+            description="HMAC key of tatami's pagination tokens",
+            generate_secret_string=secretsmanager.SecretStringGenerator(
+                password_length=64, exclude_punctuation=True
+            ),
+        )
+        NagSuppressions.add_resource_suppressions(
+            self.secret,
+            [
+                NagPackSuppression(
+                    id="AwsSolutions-SMG4",
+                    reason="Rotating the key invalidates every outstanding page token; rotate it by hand "
+                    "at a quiet time (tokens are short-lived cursors).",
+                )
+            ],
+        )
+
+    def grant(self, function: lambda_.Function) -> None:
+        self.secret.grant_read(function)
+        function.add_environment(SECRET_ENV, self.secret.secret_arn)

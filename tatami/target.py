@@ -1,0 +1,99 @@
+"""Where a CLI command acts: the running local cloud (`--local`) or the deployed stack in AWS.
+
+Both are described the same way: the stack's outputs (table names, queue URLs, the API URL) and
+how to build boto3 clients. Commands never hard-code a physical name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import boto3
+from botocore.config import Config
+from botocore.exceptions import BotoCoreError, ClientError
+
+from infra.constants import STACK_NAME
+from tatami.local.engines import LOCAL_CREDENTIALS
+from tatami.local.intrinsics import LOCAL_REGION
+from tatami.local.state import DEFAULT_WORK_DIR, read_state
+
+# Bulk loaders run many threads; give each enough pooled connections and adaptive retries.
+CLIENT_CONFIG = Config(max_pool_connections=64, retries={"mode": "adaptive", "max_attempts": 10})
+
+
+class TargetError(RuntimeError):
+    """No deployment to act on; the message says how to get one."""
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str  # "local" or the stack name
+    outputs: dict[str, str]
+    dynamodb_endpoint: str | None = None
+    other_endpoint: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def is_local(self) -> bool:
+        return self.dynamodb_endpoint is not None
+
+    def output(self, key: str) -> str:
+        try:
+            return self.outputs[key]
+        except KeyError:
+            raise TargetError(
+                f"stack output {key!r} not found on {self.name}: is the service deployed?"
+            ) from None
+
+    def client(self, service: str) -> Any:
+        if not self.is_local:
+            return boto3.client(service, config=CLIENT_CONFIG)
+        endpoint = self.dynamodb_endpoint if service.startswith("dynamodb") else self.other_endpoint
+        return boto3.client(
+            service,
+            endpoint_url=endpoint,
+            region_name=LOCAL_REGION,
+            config=CLIENT_CONFIG,
+            **LOCAL_CREDENTIALS,
+        )
+
+    def resource(self, service: str) -> Any:
+        if not self.is_local:
+            return boto3.resource(service, config=CLIENT_CONFIG)
+        return boto3.resource(
+            service,
+            endpoint_url=self.dynamodb_endpoint,
+            region_name=LOCAL_REGION,
+            config=CLIENT_CONFIG,
+            **LOCAL_CREDENTIALS,
+        )
+
+
+def local_target(work_dir: Path = DEFAULT_WORK_DIR) -> Target:
+    state = read_state(work_dir)
+    if not state or state.get("starting"):
+        raise TargetError("no local cloud runs in this checkout: start it with `make run` (or drop --local)")
+    return Target(
+        "local",
+        state["outputs"],
+        state["dynamodb_endpoint"],
+        state["moto_endpoint"],
+        {"api_url": state["api_url"]},
+    )
+
+
+def aws_target(stack_name: str = STACK_NAME) -> Target:
+    try:
+        stacks = boto3.client("cloudformation").describe_stacks(StackName=stack_name)["Stacks"]
+    except (ClientError, BotoCoreError) as exc:
+        raise TargetError(
+            f"cannot read stack {stack_name} ({exc}); deploy it with `npx cdk deploy --all` or use --local"
+        ) from None
+    outputs = {o["OutputKey"]: o["OutputValue"] for o in stacks[0].get("Outputs", [])}
+    return Target(stack_name, outputs)
+
+
+def resolve_target(local: bool) -> Target:
+    return local_target() if local else aws_target()
