@@ -5,5 +5,6 @@ from __future__ import annotations
 import click
 
 from tatami.commands.local import local
+from tatami.commands.zplan import zplan
 
-COMMANDS: list[click.Command] = [local]
+COMMANDS: list[click.Command] = [local, zplan]
