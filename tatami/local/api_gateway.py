@@ -185,6 +185,9 @@ def _handler_class(gateway: ApiGateway) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
         server_version = "tatami-local"
+        # Headers and body leave in separate writes; with Nagle on, keep-alive clients wait ~40 ms
+        # for a delayed ACK on every request.
+        disable_nagle_algorithm = True
 
         def do_request(self) -> None:
             started = time.perf_counter()
