@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import aws_cdk as cdk
 from cdk_nag import AwsSolutionsChecks
 
 from infra import constants
+from infra.paths import REPO_ROOT
 from infra.stacks.tatami_stack import StackSettings, TatamiStack
+
+
+def cdk_json_context() -> dict[str, Any]:
+    """cdk.json's context (feature flags, settings). Only the CDK CLI reads cdk.json; loading it here
+    makes `python app.py`, the local cloud and the tests synthesize exactly what `cdk deploy` does."""
+    context: dict[str, Any] = json.loads((REPO_ROOT / "cdk.json").read_text())["context"]
+    return context
 
 
 def create_app(outdir: str | None = None) -> cdk.App:
     """The app with its one stack and cdk-nag's AwsSolutions checks; env-agnostic, no lookups."""
-    app = cdk.App(outdir=outdir)
+    app = cdk.App(outdir=outdir, context=cdk_json_context())
     settings = StackSettings.from_context(app.node.try_get_context("tatami"))
     TatamiStack(
         app,

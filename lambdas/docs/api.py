@@ -6,6 +6,7 @@ OpenAPI merge discovers and combines them, so the document can never miss a rout
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -17,13 +18,14 @@ TITLE = "tatami"
 app = create_resolver()
 
 
+@cache
 def openapi_document() -> dict[str, Any]:
-    """The merged document (also written by `tatami openapi`)."""
+    """The merged document, built once per execution environment (the routes cannot change)."""
     merger = create_resolver()
     merger.configure_openapi_merge(
         path=str(LAMBDAS_ROOT),
         pattern="api.py",
-        exclude=["docs/*"],
+        exclude=["docs/*", "common/*"],
         recursive=True,
         title=TITLE,
         version="1.0.0",
