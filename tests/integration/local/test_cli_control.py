@@ -1,0 +1,45 @@
+"""`tatami local fire` and `status` talk to a running local cloud through its control endpoint."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tatami.local.cloud import LocalCloud
+from tatami.local.control import ControlServer
+from tatami.local.state import RunningState
+
+local_command = importlib.import_module("tatami.commands.local")
+
+
+def test_fire_runs_a_scheduled_rule_of_the_running_cloud(
+    probe_cloud: LocalCloud, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(local_command, "WORK_DIR", tmp_path)
+    control = ControlServer(probe_cloud)
+    running = RunningState(tmp_path)
+    running.publish(
+        {"api_url": probe_cloud.api_url, "control_url": control.url, "outputs": probe_cloud.outputs}
+    )
+    try:
+        fired = CliRunner().invoke(local_command.local, ["fire", "EveryHour"])
+        unknown = CliRunner().invoke(local_command.local, ["fire", "NoSuchRule"])
+        status = CliRunner().invoke(local_command.local, ["status"])
+    finally:
+        running.release()
+        control.stop()
+    assert fired.exit_code == 0, fired.output
+    assert ": ok " in fired.output and "ticked" in fired.output
+    assert unknown.exit_code == 1 and "no rule matches 'NoSuchRule'" in unknown.output
+    assert probe_cloud.api_url in status.output
+
+
+def test_commands_without_a_running_cloud_say_how_to_start_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(local_command, "WORK_DIR", tmp_path)
+    result = CliRunner().invoke(local_command.local, ["fire", "EveryHour"])
+    assert result.exit_code == 1 and "make run" in result.output
