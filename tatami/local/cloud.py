@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import collections
+import dataclasses
 import json
 import os
 import sys
@@ -77,6 +78,7 @@ class LocalCloud:
         self.pollers: list[StreamPoller] = []
         self.stream_stats: dict[str, MappingStats] = {}
         self.outputs: dict[str, str] = {}
+        self.tables = provision.CreatedTables()
         self.api: ApiGateway | None = None
 
     # -- lifecycle -------------------------------------------------------------------------------
@@ -185,7 +187,7 @@ class LocalCloud:
         )
 
     def _provision(self) -> None:
-        self.stream_arns = provision.create_tables(self.client("dynamodb"), self.assembly, self.resolver)
+        self.tables = provision.create_tables(self.client("dynamodb"), self.assembly, self.resolver)
         provision.create_queues(self.client("sqs"), self.assembly, self.resolver)
         provision.create_buckets(self.client("s3"), self.assembly, self.resolver)
         provision.create_secrets(self.client("secretsmanager"), self.assembly, self.resolver)
@@ -284,6 +286,9 @@ class LocalCloud:
 
         function_arn = self.resolver.get_att(spec.function_id, "Arn")
         delivery = BatchDelivery(spec, function_arn, invoke, discard, stats, log)
-        return StreamPoller(
-            spec, streams, self.stream_arns[spec.table_id], delivery, self.config.poll_interval
-        )
+        # A table kept from a persistent database (--db-path) resumes at its newest record: the
+        # local cloud keeps no checkpoints, and replaying a day of old records would surprise more.
+        if spec.table_id in self.tables.reused:
+            spec = dataclasses.replace(spec, starting_position="LATEST")
+        stream_arn = self.tables.stream_arns[spec.table_id]
+        return StreamPoller(spec, streams, stream_arn, delivery, self.config.poll_interval)

@@ -7,7 +7,9 @@ to the local value `Ref`/`Fn::GetAtt` would give in AWS.
 
 from __future__ import annotations
 
+import json
 import secrets
+from dataclasses import dataclass, field
 from typing import Any
 
 from tatami.local.assembly import Assembly, TableSpec, local_name
@@ -36,25 +38,64 @@ def create_table_request(spec: TableSpec) -> dict[str, Any]:
     return request
 
 
-def create_tables(dynamodb: Any, assembly: Assembly, resolver: Resolver) -> dict[str, str]:
-    """Create every table (replacing a leftover of the same name); returns logical id -> stream ARN."""
-    existing = set(dynamodb.list_tables()["TableNames"])
-    stream_arns: dict[str, str] = {}
+class ProvisionError(ValueError):
+    """A resource cannot be created as the template describes it."""
+
+
+@dataclass
+class CreatedTables:
+    stream_arns: dict[str, str] = field(default_factory=dict)  # logical id -> DynamoDB Local stream ARN
+    reused: set[str] = field(default_factory=set)  # logical ids kept from a persistent database
+
+
+def create_tables(dynamodb: Any, assembly: Assembly, resolver: Resolver) -> CreatedTables:
+    """Create every table; with a persistent database (--db-path) keep those whose shape matches."""
+    created = CreatedTables()
     for spec in assembly.tables:
-        if spec.name in existing:
-            dynamodb.delete_table(TableName=spec.name)
-        description = dynamodb.create_table(**create_table_request(spec))["TableDescription"]
-        if spec.ttl_attribute:
-            dynamodb.update_time_to_live(
-                TableName=spec.name,
-                TimeToLiveSpecification={"Enabled": True, "AttributeName": spec.ttl_attribute},
-            )
+        description = _existing_table(dynamodb, spec)
+        if description is None:
+            description = dynamodb.create_table(**create_table_request(spec))["TableDescription"]
+            if spec.ttl_attribute:
+                dynamodb.update_time_to_live(
+                    TableName=spec.name,
+                    TimeToLiveSpecification={"Enabled": True, "AttributeName": spec.ttl_attribute},
+                )
+        else:
+            created.reused.add(spec.logical_id)
         resolver.refs[spec.logical_id] = spec.name
         resolver.attributes[(spec.logical_id, "Arn")] = _arn("dynamodb", f"table/{spec.name}")
         if "LatestStreamArn" in description:
-            stream_arns[spec.logical_id] = description["LatestStreamArn"]
+            created.stream_arns[spec.logical_id] = description["LatestStreamArn"]
             resolver.attributes[(spec.logical_id, "StreamArn")] = description["LatestStreamArn"]
-    return stream_arns
+    return created
+
+
+def _existing_table(dynamodb: Any, spec: TableSpec) -> dict[str, Any] | None:
+    try:
+        existing = dynamodb.describe_table(TableName=spec.name)["Table"]
+    except dynamodb.exceptions.ResourceNotFoundException:
+        return None
+    if _shape(existing) != _shape(create_table_request(spec)):
+        raise ProvisionError(
+            f"table {spec.name} in the database folder has other keys, indexes or stream settings than "
+            "the template: remove the folder given to --db-path (or choose another) to start afresh"
+        )
+    return dict(existing)
+
+
+def _shape(table: dict[str, Any]) -> tuple[Any, ...]:
+    """What must match between a kept table and the template: keys, indexes, stream view."""
+
+    def indexes(kind: str) -> list[tuple[str, str]]:
+        return sorted((i["IndexName"], json.dumps(i["KeySchema"])) for i in table.get(kind, []))
+
+    stream = table.get("StreamSpecification") or {}
+    return (
+        json.dumps(table["KeySchema"]),
+        indexes("GlobalSecondaryIndexes"),
+        indexes("LocalSecondaryIndexes"),
+        stream.get("StreamViewType"),
+    )
 
 
 def create_queues(sqs: Any, assembly: Assembly, resolver: Resolver) -> None:
