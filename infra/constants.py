@@ -18,3 +18,10 @@ METRICS_NAMESPACE = "Tatami"
 # Stack output keys (the README and the CLI read them after `cdk deploy`).
 OUTPUT_API_URL = "ApiUrl"
 OUTPUT_OPENAPI_URL = "OpenApiUrl"
+# Seed 001/002 data models (infra/constructs/forum_orders_businesses.py).
+OUTPUT_FORUMS_TABLE = "ForumsTableName"
+OUTPUT_THREADS_TABLE = "ThreadsTableName"
+OUTPUT_REPLIES_TABLE = "RepliesTableName"
+OUTPUT_ORDERS_TABLE = "OrdersTableName"
+OUTPUT_CUSTOMERS_TABLE = "CustomersTableName"
+OUTPUT_BUSINESSES_TABLE = "BusinessesTableName"

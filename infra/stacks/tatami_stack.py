@@ -10,6 +10,7 @@ from aws_cdk import CfnOutput, Stack
 from constructs import Construct
 
 from infra import constants
+from infra.constructs.forum_orders_businesses import BusinessesModel, ForumModel, OrdersModel
 from infra.constructs.page_tokens import PageTokenKey
 from infra.constructs.service_api import ApiAuth, Route, ServiceApi
 from infra.constructs.service_function import ServiceFunction, SharedLayers
@@ -50,6 +51,10 @@ class TatamiStack(Stack):
         )
         # Each service adds its tables, functions and routes; list its Lambda package for the docs.
         service_packages: list[str] = []
+        ForumModel(self, "ForumModel", shared=self.shared)
+        OrdersModel(self, "OrdersModel", shared=self.shared)
+        BusinessesModel(self, "BusinessesModel", shared=self.shared)
+        service_packages.append("models")
         self._add_docs(service_packages)
         CfnOutput(self, constants.OUTPUT_API_URL, value=api.rest_api.url)
         CfnOutput(self, constants.OUTPUT_OPENAPI_URL, value=api.rest_api.url_for_path("/openapi.json"))

@@ -1,37 +1,44 @@
 """`GET /openapi.json`: every service's Powertools routes merged into one OpenAPI document.
 
-Each service declares its routes in `lambdas/<service>/api.py` (a resolver named `app`); Powertools'
-OpenAPI merge discovers and combines them, so the document can never miss a route that exists.
+Each service declares its routes in an `api.py` module of its package (a resolver named `app`);
+this function imports every such module in its asset and merges their schemas with Powertools'
+OpenAPIMerge, so the document can never miss a route that exists.
 """
 
 from __future__ import annotations
 
+import importlib
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from aws_lambda_powertools.event_handler.openapi.merge import OpenAPIMerge
+
 from common.api import create_resolver
 
 LAMBDAS_ROOT = Path(__file__).resolve().parent.parent
-TITLE = "tatami"
+NOT_SERVICES = {"docs", "common"}
 
 app = create_resolver()
+
+
+def service_api_modules(root: Path = LAMBDAS_ROOT) -> list[str]:
+    """Dotted names of the services' route modules, e.g. `models.forum.api`."""
+    modules = []
+    for path in sorted(root.rglob("api.py")):
+        parts = path.relative_to(root).with_suffix("").parts
+        if parts[0] not in NOT_SERVICES and "__pycache__" not in parts:
+            modules.append(".".join(parts))
+    return modules
 
 
 @cache
 def openapi_document() -> dict[str, Any]:
     """The merged document, built once per execution environment (the routes cannot change)."""
-    merger = create_resolver()
-    merger.configure_openapi_merge(
-        path=str(LAMBDAS_ROOT),
-        pattern="api.py",
-        exclude=["docs/*", "common/*"],
-        recursive=True,
-        title=TITLE,
-        version="1.0.0",
-        on_conflict="error",
-    )
-    return merger.get_openapi_merge_schema()
+    merger = OpenAPIMerge(title="tatami", version="1.0.0", on_conflict="error")
+    for module in service_api_modules():
+        merger.add_schema(importlib.import_module(module).app.get_openapi_schema())
+    return merger.get_openapi_schema()
 
 
 @app.get("/openapi.json", summary="This API's OpenAPI document")

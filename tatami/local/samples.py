@@ -11,6 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from tatami.samples import models_forum_orders
+
 if TYPE_CHECKING:
     from tatami.local.cloud import LocalCloud
 
@@ -25,3 +27,4 @@ class Sample:
 
 
 SAMPLES: list[Sample] = []
+SAMPLES.append(Sample(models_forum_orders.NAME, models_forum_orders.load, models_forum_orders.EXAMPLES))

@@ -1,0 +1,203 @@
+"""The data models of seeds 001 and 002: Forum (Forum/Thread/Reply), Orders (+ Customers), Businesses.
+
+A table per model, as the seeds draw them, each built from `forum_orders_businesses_schema` (the
+key schemas tests share) with the production defaults of `DataTable`. One API function per model
+(package `models`), least-privilege grants, and the page-token key for the list routes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import cast
+
+from aws_cdk import CfnElement, CfnOutput, Stack
+from aws_cdk import aws_dynamodb as dynamodb
+from cdk_nag import NagPackSuppression, NagSuppressions
+from constructs import Construct
+
+from infra import constants
+from infra.constructs import forum_orders_businesses_schema as schema
+from infra.constructs.data_table import DataTable
+from infra.constructs.service_api import Route
+from infra.constructs.service_function import ServiceFunction
+from infra.constructs.shared import Shared
+
+PACKAGES = ("models",)
+FORUM_ROUTES = (
+    Route("GET", "/forums"),
+    Route("GET", "/forums/{forum}"),
+    Route("GET", "/forums/{forum}/threads"),
+    Route("GET", "/forums/{forum}/threads/{subject}"),
+    Route("GET", "/forums/{forum}/threads/{subject}/replies"),
+)
+ORDERS_ROUTES = (
+    Route("POST", "/orders"),
+    Route("GET", "/orders", required_query=("status",)),
+    Route("GET", "/orders/{id}"),
+    Route("PATCH", "/orders/{id}"),
+    Route("GET", "/customers/{id}"),
+    Route("GET", "/customers/{id}/orders"),
+)
+BUSINESSES_ROUTES = (
+    Route("GET", "/businesses", required_query=("type",)),
+    Route("GET", "/businesses/{id}"),
+    Route("PUT", "/businesses/{id}"),
+)
+
+
+def model_table(shared: Shared, scope: Construct, construct_id: str, table: schema.TableSchema) -> DataTable:
+    """A DataTable with `table`'s keys, GSIs (with their projections) and stream."""
+
+    def key(name: str | None) -> dynamodb.Attribute | None:
+        return dynamodb.Attribute(name=name, type=dynamodb.AttributeType.STRING) if name else None
+
+    indexes = [
+        dynamodb.GlobalSecondaryIndexPropsV2(
+            index_name=index.name,
+            partition_key=key(index.partition_key),
+            sort_key=key(index.sort_key),
+            projection_type=dynamodb.ProjectionType.ALL
+            if index.include is None
+            else dynamodb.ProjectionType.INCLUDE,
+            non_key_attributes=list(index.include) if index.include else None,
+        )
+        for index in table.indexes
+    ]
+    return shared.data_table(
+        scope,
+        construct_id,
+        partition_key=key(table.partition_key),
+        sort_key=key(table.sort_key),
+        global_secondary_indexes=indexes or None,
+        dynamo_stream=dynamodb.StreamViewType.NEW_AND_OLD_IMAGES if table.stream else None,
+    )
+
+
+def model_function(
+    shared: Shared,
+    scope: Construct,
+    model: str,
+    environment: Mapping[str, str],
+    routes: Sequence[Route],
+) -> ServiceFunction:
+    """The API function of one model, on `routes`, able to sign page tokens."""
+    function = ServiceFunction(
+        scope,
+        "Function",
+        layers=shared.layers,
+        service=f"models-{model}",
+        handler=f"models.{model}.handler.handler",
+        packages=PACKAGES,
+        environment=environment,
+        description=f"The {model} data model's REST routes",
+    )
+    shared.page_tokens.grant(function)
+    shared.api.add_routes(function, routes)
+    return function
+
+
+def suppress_index_wildcard(function: ServiceFunction, tables: Sequence[DataTable]) -> None:
+    """cdk-nag IAM5: a table grant also covers `<table>/index/*`, the GSIs the function queries."""
+    NagSuppressions.add_resource_suppressions(
+        function,
+        [
+            NagPackSuppression(
+                id="AwsSolutions-IAM5",
+                reason="Queries name this table's own GSIs; CDK grants them as <table ARN>/index/*, "
+                "scoped to the one table (no other table or account).",
+                applies_to=[f"Resource::<{_logical_id(table)}.Arn>/index/*" for table in tables],
+            )
+        ],
+        apply_to_children=True,
+    )
+
+
+def _logical_id(table: DataTable) -> str:
+    return Stack.of(table).get_logical_id(cast(CfnElement, table.node.default_child))
+
+
+def output(scope: Construct, key: str, table: DataTable) -> None:
+    CfnOutput(Stack.of(scope), key, value=table.table_name)
+
+
+class ForumModel(Construct):
+    """Seed 001: Forum (Name), Thread (ForumName + Subject), Reply (Id + ReplyDateTime); read-only API."""
+
+    def __init__(self, scope: Construct, construct_id: str, *, shared: Shared) -> None:
+        super().__init__(scope, construct_id)
+        self.forums = model_table(shared, self, "Forums", schema.FORUMS)
+        self.threads = model_table(shared, self, "Threads", schema.THREADS)
+        self.replies = model_table(shared, self, "Replies", schema.REPLIES)
+        environment = {
+            "FORUMS_TABLE_NAME": self.forums.table_name,
+            "THREADS_TABLE_NAME": self.threads.table_name,
+            "REPLIES_TABLE_NAME": self.replies.table_name,
+        }
+        self.function = model_function(
+            shared,
+            self,
+            "forum",
+            environment,
+            FORUM_ROUTES,
+        )
+        for table in (self.forums, self.threads, self.replies):
+            table.grant_read_data(self.function)  # the forum API only reads
+        output(self, constants.OUTPUT_FORUMS_TABLE, self.forums)
+        output(self, constants.OUTPUT_THREADS_TABLE, self.threads)
+        output(self, constants.OUTPUT_REPLIES_TABLE, self.replies)
+
+
+class OrdersModel(Construct):
+    """Seed 002: Orders with CustomerOrders, CustomerStatusOrders and the write-sharded StatusOrders GSI,
+    plus the Customers summary table the order transaction updates.
+
+    `status_shards` is N of `Status#n`; readers query 1..N, so it may grow but never shrink.
+    """
+
+    def __init__(
+        self, scope: Construct, construct_id: str, *, shared: Shared, status_shards: int = 10
+    ) -> None:
+        super().__init__(scope, construct_id)
+        if not 1 <= status_shards <= 32:
+            raise ValueError(f"status_shards {status_shards} must be within 1..32 (one parallel Query each)")
+        self.orders = model_table(shared, self, "Orders", schema.ORDERS)
+        self.customers = model_table(shared, self, "Customers", schema.CUSTOMERS)
+        environment = {
+            "ORDERS_TABLE_NAME": self.orders.table_name,
+            "CUSTOMERS_TABLE_NAME": self.customers.table_name,
+            "ORDER_STATUS_SHARDS": str(status_shards),
+        }
+        self.function = model_function(
+            shared,
+            self,
+            "orders",
+            environment,
+            ORDERS_ROUTES,
+        )
+        # Reads, and the two writes the transaction and the status change make; never a delete.
+        for table in (self.orders, self.customers):
+            table.grant_read_data(self.function)
+        self.orders.grant(self.function, "dynamodb:PutItem", "dynamodb:UpdateItem")
+        self.customers.grant(self.function, "dynamodb:UpdateItem")
+        suppress_index_wildcard(self.function, [self.orders])
+        output(self, constants.OUTPUT_ORDERS_TABLE, self.orders)
+        output(self, constants.OUTPUT_CUSTOMERS_TABLE, self.customers)
+
+
+class BusinessesModel(Construct):
+    """Seed 002: Business with the sparse BusinessLocation GSI (BusinessType + `Country:State:City`)."""
+
+    def __init__(self, scope: Construct, construct_id: str, *, shared: Shared) -> None:
+        super().__init__(scope, construct_id)
+        self.businesses = model_table(shared, self, "Businesses", schema.BUSINESSES)
+        self.function = model_function(
+            shared,
+            self,
+            "businesses",
+            {"BUSINESSES_TABLE_NAME": self.businesses.table_name},
+            BUSINESSES_ROUTES,
+        )
+        self.businesses.grant_read_data(self.function)
+        self.businesses.grant(self.function, "dynamodb:PutItem")
+        suppress_index_wildcard(self.function, [self.businesses])
+        output(self, constants.OUTPUT_BUSINESSES_TABLE, self.businesses)

@@ -1,0 +1,21 @@
+"""What the forum model can refuse; the API turns the not-found errors into 404s."""
+
+from __future__ import annotations
+
+
+class ForumError(Exception):
+    """Base of the forum model's errors."""
+
+
+class ForumNotFoundError(ForumError, LookupError):
+    def __init__(self, forum: str) -> None:
+        super().__init__(f"no forum named {forum!r}")
+
+
+class ThreadNotFoundError(ForumError, LookupError):
+    def __init__(self, forum: str, subject: str) -> None:
+        super().__init__(f"no thread {subject!r} in forum {forum!r}")
+
+
+class InvalidItemError(ForumError, ValueError):
+    """An item to save lacks a key or has a name that would break the Reply table's `forum#subject` key."""

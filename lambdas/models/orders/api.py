@@ -1,0 +1,102 @@
+"""Routes of the orders model (seed 002): place and read orders, a customer's orders, orders by status."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import cache
+from http import HTTPStatus
+from typing import Annotated, Any, Literal
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.exceptions import BadRequestError
+from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
+
+from common.api import create_resolver, json_response
+from models.listing import Limit, NextToken, bounds, just_before
+from models.orders import service
+from models.orders.exceptions import CustomerNotFoundError, OrderExistsError, OrderNotFoundError
+from models.orders.models import (
+    ID_PATTERN,
+    CustomerOrdersQuery,
+    NewOrder,
+    Status,
+    StatusChange,
+    StatusOrdersQuery,
+)
+from models.orders.repository import OrdersRepository, OrdersTables
+
+app = create_resolver()
+
+Id = Annotated[str, Path(pattern=ID_PATTERN, description="Letters, digits, '_', '.', '-' (1..36)")]
+When = Annotated[datetime | None, Query(description="An instant (ISO 8601; UTC if no offset)")]
+From = Annotated[datetime | None, Query(alias="from", description="Orders at or after (ISO 8601)")]
+
+
+@cache
+def repository() -> OrdersRepository:
+    return OrdersRepository(OrdersTables.from_env())
+
+
+@app.exception_handler([OrderNotFoundError, CustomerNotFoundError])
+def _not_found(exc: LookupError) -> Response[Any]:
+    return json_response(HTTPStatus.NOT_FOUND, {"message": str(exc)})
+
+
+@app.exception_handler(OrderExistsError)
+def _exists(exc: OrderExistsError) -> Response[Any]:
+    return json_response(HTTPStatus.CONFLICT, {"message": str(exc)})
+
+
+@app.post("/orders", summary="Place an order: the order and the customer's summary in one transaction")
+def place_order(order: Annotated[NewOrder, Body()]) -> Response[Any]:
+    return json_response(HTTPStatus.CREATED, service.place_order(repository(), order))
+
+
+@app.get("/orders/<id>", summary="One order (GetItem)")
+def get_order(id: Id) -> dict[str, Any]:
+    return repository().get_order(id)
+
+
+@app.patch("/orders/<id>", summary="Change an order's status (and the index keys derived from it)")
+def change_status(id: Id, change: Annotated[StatusChange, Body()]) -> dict[str, Any]:
+    return repository().set_status(id, change.Status)
+
+
+@app.get("/orders", summary="Orders in a status since a date: N parallel Queries of the sharded index")
+def orders_by_status(
+    status: Annotated[Status, Query(description="The status")],
+    since: When = None,
+    limit: Limit = 20,
+    next_: NextToken = None,
+) -> dict[str, Any]:
+    low, _ = bounds(since, None, ("since", "-"))
+    return service.status_orders(repository(), StatusOrdersQuery(status, low), limit, next_)
+
+
+@app.get("/customers/<id>", summary="A customer's summary: order count, total spent, last order")
+def get_customer(id: Id) -> dict[str, Any]:
+    return repository().get_customer(id)
+
+
+@app.get(
+    "/customers/<id>/orders", summary="A customer's orders by date (CustomerOrders, CustomerStatusOrders)"
+)
+def customer_orders(
+    id: Id,
+    status: Annotated[Status | None, Query(description="Only orders in this status")] = None,
+    from_: From = None,
+    to: When = None,
+    before: When = None,
+    order: Annotated[Literal["asc", "desc"], Query(description="OrderDate order")] = "asc",
+    limit: Limit = 20,
+    next_: NextToken = None,
+) -> dict[str, Any]:
+    if to is not None and before is not None:
+        raise BadRequestError("before: give either `to` (inclusive) or `before` (exclusive), not both")
+    low, high = bounds(from_, to)
+    if before is not None:
+        high = just_before(before)
+        if low is not None and low > high:
+            raise BadRequestError(f"from: {low} is not before `before` {before.isoformat()}")
+    query = CustomerOrdersQuery(id, status, low, high, order == "desc")
+    return service.customer_orders(repository(), query, limit, next_)

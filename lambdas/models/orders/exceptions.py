@@ -1,0 +1,22 @@
+"""What the orders model can refuse: unknown orders and customers (404), an order id taken (409)."""
+
+from __future__ import annotations
+
+
+class OrdersError(Exception):
+    """Base of the orders model's errors."""
+
+
+class OrderNotFoundError(OrdersError, LookupError):
+    def __init__(self, order_id: str) -> None:
+        super().__init__(f"no order {order_id!r}")
+
+
+class CustomerNotFoundError(OrdersError, LookupError):
+    def __init__(self, customer_id: str) -> None:
+        super().__init__(f"no customer {customer_id!r} (a customer exists once they placed an order)")
+
+
+class OrderExistsError(OrdersError):
+    def __init__(self, order_id: str) -> None:
+        super().__init__(f"order {order_id!r} was already placed; GET /orders/{order_id} shows it")

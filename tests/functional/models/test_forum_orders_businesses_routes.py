@@ -1,0 +1,255 @@
+"""The seed 001/002 model routes through their resolvers on moto: bad input is a 400 naming the field,
+unknown ids are 404s, page tokens only work for the query that issued them.
+
+Fast and functional only: what DynamoDB reads and returns is proven on DynamoDB Local
+(tests/integration/models).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from typing import Any
+from unittest import mock
+
+import boto3
+import pytest
+from moto import mock_aws
+
+import common.tokens
+from infra.constructs import forum_orders_businesses_schema as schema
+from models import listing
+from models.businesses import api as businesses_api
+from models.forum import api as forum_api
+from models.orders import api as orders_api
+
+TABLES = {
+    "FORUMS_TABLE_NAME": schema.FORUMS,
+    "THREADS_TABLE_NAME": schema.THREADS,
+    "REPLIES_TABLE_NAME": schema.REPLIES,
+    "ORDERS_TABLE_NAME": schema.ORDERS,
+    "CUSTOMERS_TABLE_NAME": schema.CUSTOMERS,
+    "BUSINESSES_TABLE_NAME": schema.BUSINESSES,
+}
+APPS = {"forum": forum_api, "orders": orders_api, "businesses": businesses_api}
+
+
+def _clear_caches() -> None:
+    common.tokens._secret.cache_clear()
+    listing.default_client.cache_clear()
+    for module in APPS.values():
+        module.repository.cache_clear()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def aws() -> Iterator[None]:
+    env = {"AWS_DEFAULT_REGION": "us-east-1", "AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test"}
+    env |= {name: name.lower() for name in TABLES} | {"ORDER_STATUS_SHARDS": "10"}
+    with mock.patch.dict(os.environ, env), mock_aws():
+        client = boto3.client("dynamodb")
+        for name, table in TABLES.items():
+            client.create_table(**table.create_table_request(name.lower()))
+        secret = boto3.client("secretsmanager").create_secret(Name="page-tokens", SecretString="k" * 64)
+        os.environ["PAGE_TOKEN_SECRET_ARN"] = secret["ARN"]
+        _clear_caches()
+        forum_api.repository().save_forum({"Name": "DynamoDB", "Category": "Amazon Web Services"})
+        forum_api.repository().save_thread({"ForumName": "DynamoDB", "Subject": "DynamoDB Thread 1"})
+        yield
+    _clear_caches()
+
+
+def call(
+    model: str, method: str, path: str, query: dict[str, str] | None = None, body: Any = None
+) -> tuple[int, dict[str, Any]]:
+    """One API Gateway REST proxy event through the model's resolver (path kept percent-encoded)."""
+    event = {
+        "resource": path,
+        "path": path,
+        "httpMethod": method,
+        "headers": {"Content-Type": "application/json"},
+        "queryStringParameters": query,
+        "multiValueQueryStringParameters": {k: [v] for k, v in query.items()} if query else None,
+        "pathParameters": None,
+        "requestContext": {"httpMethod": method, "path": path, "stage": "v1", "requestId": "test"},
+        "body": body if body is None or isinstance(body, str) else json.dumps(body),
+        "isBase64Encoded": False,
+    }
+    response = APPS[model].app.resolve(event, None)
+    return response["statusCode"], json.loads(response["body"])
+
+
+def assert_400(result: tuple[int, dict[str, Any]], field: str) -> None:
+    status, body = result
+    assert status == 400, body
+    assert body["message"].startswith(f"{field}:") or f"{field}:" in body["message"], body
+
+
+@pytest.mark.parametrize(
+    ("path", "query", "field"),
+    [
+        ("/forums", {"limit": "0"}, "limit"),
+        ("/forums", {"limit": "101"}, "limit"),
+        ("/forums", {"next": "not-a-token"}, "next"),
+        ("/forums/a%23b/threads", None, "forum"),
+        ("/forums/DynamoDB/threads", {"limit": "many"}, "limit"),
+        ("/forums/DynamoDB/threads/DynamoDB%20Thread%201/replies", {"from": "yesterday"}, "from"),
+        ("/forums/DynamoDB/threads/DynamoDB%20Thread%201/replies", {"to": "2011-13-01"}, "to"),
+        (
+            "/forums/DynamoDB/threads/DynamoDB%20Thread%201/replies",
+            {"from": "2011-12-31T00:00:00Z", "to": "2011-12-15T00:00:00Z"},
+            "from",
+        ),
+        ("/forums/DynamoDB/threads/DynamoDB%20Thread%201/replies", {"order": "sideways"}, "order"),
+        ("/forums/DynamoDB/threads/x%25y", None, "subject"),
+    ],
+)
+def test_forum_routes_refuse_bad_input(path: str, query: dict[str, str] | None, field: str) -> None:
+    assert_400(call("forum", "GET", path, query), field)
+
+
+@pytest.mark.parametrize(
+    "path", ["/forums/Nope", "/forums/Nope/threads", "/forums/DynamoDB/threads/Nope/replies"]
+)
+def test_forum_unknown_ids_are_404(path: str) -> None:
+    status, body = call("forum", "GET", path)
+    assert status == 404 and "no " in body["message"]
+
+
+def test_forum_routes_answer_with_percent_encoded_paths() -> None:
+    status, thread = call("forum", "GET", "/forums/DynamoDB/threads/DynamoDB%20Thread%201")
+    assert status == 200 and thread["Subject"] == "DynamoDB Thread 1"
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({}, "CustomerId"),
+        ({"CustomerId": "c-1"}, "Total"),
+        ({"CustomerId": "c#1", "Total": 1}, "CustomerId"),
+        ({"CustomerId": "c-1", "Total": -1}, "Total"),
+        ({"CustomerId": "c-1", "Total": 1.234}, "Total"),
+        ({"CustomerId": "c-1", "Total": "lots"}, "Total"),
+        ({"CustomerId": "c-1", "Total": 1, "OrderId": "x" * 37}, "OrderId"),
+        ({"CustomerId": "c-1", "Total": 1, "Status": "DELIVERED"}, "Status"),
+        ("{not json", "body"),
+    ],
+)
+def test_placing_an_order_validates_the_body(body: Any, field: str) -> None:
+    assert_400(call("orders", "POST", "/orders", body=body), field)
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "query", "body", "field"),
+    [
+        ("GET", "/orders/a%23b", None, None, "id"),
+        ("PATCH", "/orders/o-1", None, {"Status": "LOST"}, "Status"),
+        ("PATCH", "/orders/o-1", None, {}, "Status"),
+        ("GET", "/orders", None, None, "status"),
+        ("GET", "/orders", {"status": "LOST"}, None, "status"),
+        ("GET", "/orders", {"status": "PENDING", "since": "last week"}, None, "since"),
+        ("GET", "/customers/c-1/orders", {"status": "pending"}, None, "status"),
+        ("GET", "/customers/c-1/orders", {"to": "2024-01-01", "before": "2024-01-01"}, None, "before"),
+        ("GET", "/customers/c-1/orders", {"from": "2024-02-01", "before": "2024-01-01"}, None, "from"),
+        ("GET", "/customers/c-1/orders", {"limit": "-5"}, None, "limit"),
+        ("GET", "/customers/%20/orders", None, None, "id"),
+    ],
+)
+def test_order_routes_refuse_bad_input(
+    method: str, path: str, query: dict[str, str] | None, body: Any, field: str
+) -> None:
+    assert_400(call("orders", method, path, query, body), field)
+
+
+def test_orders_place_conflict_and_not_found() -> None:
+    status, order = call(
+        "orders", "POST", "/orders", body={"CustomerId": "c-1", "Total": 12.5, "OrderId": "o-1"}
+    )
+    assert status == 201 and order["Status"] == "PENDING" and order["Total"] == 12.5
+    status, body = call("orders", "POST", "/orders", body={"CustomerId": "c-1", "Total": 3, "OrderId": "o-1"})
+    assert status == 409 and "already placed" in body["message"]
+    assert call("orders", "GET", "/customers/c-1")[1]["OrderCount"] == 1
+    assert call("orders", "PATCH", "/orders/o-1", body={"Status": "ORDERED"})[1]["Status"] == "ORDERED"
+    for method, path, body in [
+        ("GET", "/orders/o-404", None),
+        ("PATCH", "/orders/o-404", {"Status": "DELIVERED"}),
+        ("GET", "/customers/nobody", None),
+        ("GET", "/customers/nobody/orders", None),
+    ]:
+        assert call("orders", method, path, body=body)[0] == 404, path
+
+
+def _token_for(model: str, path: str, query: dict[str, str]) -> str:
+    status, body = call(model, "GET", path, {**query, "limit": "1"})
+    assert status == 200 and body["next"], body
+    return str(body["next"])
+
+
+def test_a_page_token_only_works_for_the_query_that_issued_it() -> None:
+    for n in range(3):
+        call("orders", "POST", "/orders", body={"CustomerId": "alice", "Total": n})
+    call("orders", "POST", "/orders", body={"CustomerId": "bob", "Total": 1})
+    alices = _token_for("orders", "/customers/alice/orders", {})
+    assert call("orders", "GET", "/customers/alice/orders", {"next": alices})[0] == 200
+    assert_400(call("orders", "GET", "/customers/bob/orders", {"next": alices}), "next")
+    assert_400(
+        call("orders", "GET", "/customers/alice/orders", {"next": alices, "status": "PENDING"}), "next"
+    )
+    payload, mac = alices.split(".")
+    forged = payload[:-2] + ("AA" if payload[-2:] != "AA" else "BB") + "." + mac
+    assert_400(call("orders", "GET", "/customers/alice/orders", {"next": forged}), "next")
+    pending = _token_for("orders", "/orders", {"status": "PENDING"})
+    assert_400(call("orders", "GET", "/orders", {"status": "DELIVERED", "next": pending}), "next")
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ({}, "type"),
+        ({"type": "Coffee Shop"}, "type"),
+        ({"type": "CoffeeShop", "location": "USA::Seattle"}, "location"),
+        ({"type": "CoffeeShop", "location": "a:b:c:d"}, "location"),
+        ({"type": "CoffeeShop", "location": ""}, "location"),
+    ],
+)
+def test_business_listing_refuses_bad_input(query: dict[str, str], field: str) -> None:
+    assert_400(call("businesses", "GET", "/businesses", query or None), field)
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"BusinessType": "CoffeeShop"}, "BusinessName"),
+        ({"BusinessType": "CoffeeShop", "BusinessName": " "}, "BusinessName"),
+        ({"BusinessType": "Coffee#Shop", "BusinessName": "B"}, "BusinessType"),
+        ({"BusinessType": "CoffeeShop", "BusinessName": "B", "Country": "USA", "State": "WA"}, "City"),
+        (
+            {"BusinessType": "CoffeeShop", "BusinessName": "B", "Country": "U:S", "State": "W", "City": "S"},
+            "Country",
+        ),
+        ({"BusinessType": "CoffeeShop", "BusinessName": "B", "Rating": 5}, "Rating"),
+    ],
+)
+def test_business_writes_refuse_bad_input(body: dict[str, Any], field: str) -> None:
+    status, response = call("businesses", "PUT", "/businesses/b-1", body=body)
+    assert status == 400 and field in response["message"], response
+
+
+def test_businesses_write_read_404_and_scoped_tokens() -> None:
+    for n, city in enumerate(["Seattle", "Spokane"]):
+        listing_body = {
+            "BusinessType": "CoffeeShop",
+            "BusinessName": f"B{n}",
+            "Country": "USA",
+            "State": "WA",
+            "City": city,
+        }
+        assert call("businesses", "PUT", f"/businesses/b-{n}", body=listing_body)[0] == 200
+    assert call("businesses", "GET", "/businesses/b-0")[1]["City"] == "Seattle"
+    assert call("businesses", "GET", "/businesses/b-404")[0] == 404
+    token = _token_for("businesses", "/businesses", {"type": "CoffeeShop", "location": "USA"})
+    assert_400(call("businesses", "GET", "/businesses", {"type": "CoffeeShop", "next": token}), "next")
+    assert_400(
+        call("businesses", "GET", "/businesses", {"type": "Restaurant", "location": "USA", "next": token}),
+        "next",
+    )

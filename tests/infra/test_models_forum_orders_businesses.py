@@ -1,0 +1,172 @@
+"""The seed 001/002 models in the synthesized template: keys, GSIs and projections, the sparse index,
+streams and TTL, routes, and grants no wider than each model needs."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import aws_cdk as cdk
+import pytest
+
+from infra import constants
+from infra.constructs import forum_orders_businesses_schema as schema
+from infra.constructs.forum_orders_businesses import OrdersModel
+from infra.constructs.shared import Shared
+from tatami.local.assembly import load_assembly
+from tatami.local.routes import read_routes
+from tests.support.synthesis import Synthesized
+
+TABLES = {
+    constants.OUTPUT_FORUMS_TABLE: schema.FORUMS,
+    constants.OUTPUT_THREADS_TABLE: schema.THREADS,
+    constants.OUTPUT_REPLIES_TABLE: schema.REPLIES,
+    constants.OUTPUT_ORDERS_TABLE: schema.ORDERS,
+    constants.OUTPUT_CUSTOMERS_TABLE: schema.CUSTOMERS,
+    constants.OUTPUT_BUSINESSES_TABLE: schema.BUSINESSES,
+}
+
+
+def _table(synthesized: Synthesized, output: str) -> dict[str, Any]:
+    logical_id = synthesized.template["Outputs"][output]["Value"]["Ref"]
+    return cast(dict[str, Any], synthesized.template["Resources"][logical_id]["Properties"])
+
+
+def _function(synthesized: Synthesized, handler: str) -> tuple[str, dict[str, Any]]:
+    (found,) = [
+        (logical_id, resource["Properties"])
+        for logical_id, resource in synthesized.resources("AWS::Lambda::Function").items()
+        if resource["Properties"]["Handler"] == handler
+    ]
+    return found
+
+
+def _actions(synthesized: Synthesized, function_id: str) -> set[str]:
+    role = _function_with_id(synthesized, function_id)["Role"]["Fn::GetAtt"][0]
+    return {
+        action
+        for policy in synthesized.resources("AWS::IAM::Policy").values()
+        if {"Ref": role} in policy["Properties"]["Roles"]
+        for statement in policy["Properties"]["PolicyDocument"]["Statement"]
+        for action in (
+            statement["Action"] if isinstance(statement["Action"], list) else [statement["Action"]]
+        )
+    }
+
+
+def _function_with_id(synthesized: Synthesized, function_id: str) -> dict[str, Any]:
+    return cast(dict[str, Any], synthesized.template["Resources"][function_id]["Properties"])
+
+
+@pytest.mark.parametrize("output", list(TABLES))
+def test_each_table_has_the_schemas_keys_and_indexes(synthesized: Synthesized, output: str) -> None:
+    props, expected = _table(synthesized, output), TABLES[output].create_table_request("x")
+    assert props["KeySchema"] == expected["KeySchema"]
+    assert (
+        sorted(props["AttributeDefinitions"], key=lambda d: d["AttributeName"])
+        == expected["AttributeDefinitions"]
+    )
+    assert props.get("GlobalSecondaryIndexes", []) == expected.get("GlobalSecondaryIndexes", [])
+    assert props["BillingMode"] == "PAY_PER_REQUEST"
+    (replica,) = props["Replicas"]
+    assert replica["PointInTimeRecoverySpecification"] == {"PointInTimeRecoveryEnabled": True}
+    assert replica["DeletionProtectionEnabled"] is True
+    assert "TimeToLiveSpecification" not in props  # nothing in seeds 001/002 expires
+
+
+def test_orders_gsis_are_the_seeds_designs(synthesized: Synthesized) -> None:
+    indexes = {
+        i["IndexName"]: i
+        for i in _table(synthesized, constants.OUTPUT_ORDERS_TABLE)["GlobalSecondaryIndexes"]
+    }
+    keys = {name: [k["AttributeName"] for k in index["KeySchema"]] for name, index in indexes.items()}
+    assert keys == {
+        "CustomerOrders": ["CustomerId", "OrderDate"],
+        "CustomerStatusOrders": ["CustomerId", "StatusDate"],  # Status#OrderDate
+        "StatusOrders": ["StatusShard", "OrderDate"],  # Status#n, n in 1..N
+    }
+    # Seed 002: the index projects OrderId, OrderDate, Status: two are its keys, so INCLUDE Status.
+    assert indexes["CustomerOrders"]["Projection"] == {
+        "ProjectionType": "INCLUDE",
+        "NonKeyAttributes": ["Status"],
+    }
+
+
+def test_the_location_index_is_sparse_and_projects_what_a_listing_shows(synthesized: Synthesized) -> None:
+    props = _table(synthesized, constants.OUTPUT_BUSINESSES_TABLE)
+    (index,) = props["GlobalSecondaryIndexes"]
+    assert [k["AttributeName"] for k in index["KeySchema"]] == ["BusinessType", "Location"]
+    assert index["Projection"]["NonKeyAttributes"] == ["BusinessName", "BusinessAddress", "PhoneNumber"]
+    # Location is no key of the table, so an item may lack it and stay out of the index (sparse).
+    assert "Location" not in {k["AttributeName"] for k in props["KeySchema"]}
+
+
+def test_only_orders_stream_their_changes(synthesized: Synthesized) -> None:
+    for output in TABLES:
+        stream = _table(synthesized, output).get("StreamSpecification")
+        expected = (
+            {"StreamViewType": "NEW_AND_OLD_IMAGES"} if output == constants.OUTPUT_ORDERS_TABLE else None
+        )
+        assert stream == expected, output
+
+
+def test_routes_are_served_by_their_models_function(synthesized: Synthesized) -> None:
+    (stack,) = load_assembly(synthesized.cdk_out).stacks
+    routes = {(r.method, r.resource_path): r for r in read_routes(stack)}
+    expected = {
+        "models.forum.handler.handler": [
+            ("GET", "/forums"),
+            ("GET", "/forums/{forum}"),
+            ("GET", "/forums/{forum}/threads"),
+            ("GET", "/forums/{forum}/threads/{subject}"),
+            ("GET", "/forums/{forum}/threads/{subject}/replies"),
+        ],
+        "models.orders.handler.handler": [
+            ("POST", "/orders"),
+            ("GET", "/orders"),
+            ("GET", "/orders/{id}"),
+            ("PATCH", "/orders/{id}"),
+            ("GET", "/customers/{id}"),
+            ("GET", "/customers/{id}/orders"),
+        ],
+        "models.businesses.handler.handler": [
+            ("GET", "/businesses"),
+            ("GET", "/businesses/{id}"),
+            ("PUT", "/businesses/{id}"),
+        ],
+    }
+    for handler, methods in expected.items():
+        function_id, props = _function(synthesized, handler)
+        assert props["Environment"]["Variables"]["PAGE_TOKEN_SECRET_ARN"]
+        for key in methods:
+            assert routes[key].function_id == function_id, key
+    assert routes[("GET", "/orders")].required_query == ("status",)
+    assert routes[("GET", "/businesses")].required_query == ("type",)
+
+
+def test_each_function_gets_its_tables_and_the_shard_count(synthesized: Synthesized) -> None:
+    _, orders = _function(synthesized, "models.orders.handler.handler")
+    variables = orders["Environment"]["Variables"]
+    assert variables["ORDER_STATUS_SHARDS"] == str(schema.DEFAULT_STATUS_SHARDS)
+    assert variables["ORDERS_TABLE_NAME"] == {
+        "Ref": synthesized.template["Outputs"]["OrdersTableName"]["Value"]["Ref"]
+    }
+    assert (
+        variables["CUSTOMERS_TABLE_NAME"]["Ref"]
+        == synthesized.template["Outputs"]["CustomersTableName"]["Value"]["Ref"]
+    )
+
+
+def test_grants_are_no_wider_than_each_model_needs(synthesized: Synthesized) -> None:
+    writes = {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem"}
+    forum_id, _ = _function(synthesized, "models.forum.handler.handler")
+    assert not _actions(synthesized, forum_id) & writes  # the forum API only reads
+    orders_id, _ = _function(synthesized, "models.orders.handler.handler")
+    assert _actions(synthesized, orders_id) & writes == {"dynamodb:PutItem", "dynamodb:UpdateItem"}
+    businesses_id, _ = _function(synthesized, "models.businesses.handler.handler")
+    assert _actions(synthesized, businesses_id) & writes == {"dynamodb:PutItem"}
+
+
+def test_status_shards_must_stay_within_what_a_read_can_query() -> None:
+    stack = cdk.Stack(cdk.App(), "S")
+    with pytest.raises(ValueError, match=r"status_shards 0 must be within 1\.\.32"):
+        OrdersModel(stack, "Orders", shared=cast(Shared, None), status_shards=0)
