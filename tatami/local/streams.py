@@ -87,6 +87,7 @@ class _Shard:
     shard_id: str
     parent_id: str | None
     iterator: str | None = None
+    last_sequence: str | None = None  # of the newest record read, to re-open an invalidated iterator
     buffer: list[dict[str, Any]] = field(default_factory=list)
     first_buffered_at: float = 0.0
     closed: bool = False
@@ -267,7 +268,7 @@ class StreamPoller:
 
     def _poll(self, shard: _Shard) -> bool:
         if shard.iterator is not None and len(shard.buffer) < self.spec.batch_size:
-            response = self.client.get_records(ShardIterator=shard.iterator, Limit=1000)
+            response = self._get_records(shard)
             shard.iterator = response.get("NextShardIterator")
             shard.closed = shard.iterator is None
             self._buffer(shard, response.get("Records", []))
@@ -280,6 +281,29 @@ class StreamPoller:
             self.delivery.deliver(shard.shard_id, batch)
             return True
         return False
+
+    def _get_records(self, shard: _Shard) -> dict[str, Any]:
+        """GetRecords; an iterator DynamoDB Local invalidated (seen on long-idle, empty shards) is
+        re-opened after the last record read, so nothing is skipped or read twice."""
+        try:
+            response: dict[str, Any] = self.client.get_records(ShardIterator=shard.iterator, Limit=1000)
+        except (
+            self.client.exceptions.TrimmedDataAccessException,
+            self.client.exceptions.ExpiredIteratorException,
+        ):
+            position = {"ShardIteratorType": "TRIM_HORIZON"}
+            if shard.last_sequence:
+                position = {
+                    "ShardIteratorType": "AFTER_SEQUENCE_NUMBER",
+                    "SequenceNumber": shard.last_sequence,
+                }
+            shard.iterator = self.client.get_shard_iterator(
+                StreamArn=self.stream_arn, ShardId=shard.shard_id, **position
+            )["ShardIterator"]
+            response = self.client.get_records(ShardIterator=shard.iterator, Limit=1000)
+        if response.get("Records"):
+            shard.last_sequence = response["Records"][-1]["dynamodb"]["SequenceNumber"]
+        return response
 
     def _buffer(self, shard: _Shard, raw_records: list[dict[str, Any]]) -> None:
         for raw in raw_records:

@@ -1,0 +1,69 @@
+"""DynamoDB Local numbers stream records across all tables, so an iterator opened on an empty shard
+can point before the shard's first record once another stream exists (TrimmedDataAccessException).
+The poller must re-open it and deliver every record, once."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from tatami.local import engines
+from tatami.local.assembly import StreamMappingSpec
+from tatami.local.functions import Invocation
+from tatami.local.streams import BatchDelivery, MappingStats, StreamPoller
+
+SPEC = StreamMappingSpec(
+    logical_id="M",
+    function_id="F",
+    table_id="A",
+    batch_size=100,
+    batching_window_seconds=0,
+    starting_position="TRIM_HORIZON",
+    filter_patterns=(),
+    report_batch_item_failures=False,
+    max_retries=0,
+    max_record_age_seconds=-1,
+    bisect_on_error=False,
+    on_failure_queue_id=None,
+)
+
+
+def _streamed_table(client: Any, name: str) -> str:
+    return client.create_table(
+        TableName=name,
+        BillingMode="PAY_PER_REQUEST",
+        KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
+        AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
+        StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"},
+    )["TableDescription"]["LatestStreamArn"]
+
+
+def test_records_of_two_streamed_tables_reach_their_pollers(dynamodb_local: str) -> None:
+    client = engines.dynamodb_client(dynamodb_local)
+    streams = engines.boto3.client(
+        "dynamodbstreams", endpoint_url=dynamodb_local, region_name="us-east-1", **engines.LOCAL_CREDENTIALS
+    )
+    arns = {name: _streamed_table(client, f"Iter-{name}") for name in ("A", "B")}
+    received: dict[str, list[str]] = {"A": [], "B": []}
+    pollers = []
+    for name, arn in arns.items():
+
+        def invoke(event: dict[str, Any], name: str = name) -> Invocation:
+            received[name] += [r["dynamodb"]["Keys"]["id"]["S"] for r in event["Records"]]
+            return Invocation("id", True)
+
+        delivery = BatchDelivery(SPEC, "arn", invoke, lambda _m: None, MappingStats(), lambda _l: None)
+        pollers.append(StreamPoller(SPEC, streams, arn, delivery, poll_interval=0.05))
+    for poller in pollers:
+        poller.start()
+    try:
+        for n in range(3):
+            client.put_item(TableName="Iter-B", Item={"id": {"S": f"b{n}"}})
+            client.put_item(TableName="Iter-A", Item={"id": {"S": f"a{n}"}})
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and (len(received["A"]) < 3 or len(received["B"]) < 3):
+            time.sleep(0.05)
+    finally:
+        for poller in pollers:
+            poller.stop()
+    assert received == {"A": ["a0", "a1", "a2"], "B": ["b0", "b1", "b2"]}
