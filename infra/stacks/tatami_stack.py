@@ -14,6 +14,7 @@ from infra.constructs.forum_orders_businesses import BusinessesModel, ForumModel
 from infra.constructs.page_tokens import PageTokenKey
 from infra.constructs.service_api import ApiAuth, Route, ServiceApi
 from infra.constructs.service_function import ServiceFunction, SharedLayers
+from infra.constructs.sharded_counter import ShardedCounters
 from infra.constructs.shared import Shared
 
 
@@ -51,6 +52,8 @@ class TatamiStack(Stack):
         )
         # Each service adds its tables, functions and routes; list its Lambda package for the docs.
         service_packages: list[str] = []
+        ShardedCounters(self, "Counters", shared=self.shared)
+        service_packages.append("counters")
         ForumModel(self, "ForumModel", shared=self.shared)
         OrdersModel(self, "OrdersModel", shared=self.shared)
         BusinessesModel(self, "BusinessesModel", shared=self.shared)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tatami.samples import models_forum_orders
+from tatami.samples import counters, models_forum_orders
 
 if TYPE_CHECKING:
     from tatami.local.cloud import LocalCloud
@@ -28,3 +28,4 @@ class Sample:
 
 SAMPLES: list[Sample] = []
 SAMPLES.append(Sample(models_forum_orders.NAME, models_forum_orders.load, models_forum_orders.EXAMPLES))
+SAMPLES.append(Sample(counters.NAME, counters.load, counters.EXAMPLES))

@@ -1,0 +1,48 @@
+"""Errors of the counters service; the API turns each into its HTTP answer (see api.py)."""
+
+from __future__ import annotations
+
+
+class CounterError(Exception):
+    """Base of every counters error."""
+
+
+class CounterNotFoundError(CounterError):
+    """No counter of that name: create it with `PUT /counters/{name}` (404)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"counter {name!r} does not exist; create it with PUT /counters/{name}")
+        self.name = name
+
+
+class ShardShrinkError(CounterError):
+    """A PUT asked for fewer shards than the counter has; shards never go away (409)."""
+
+    def __init__(self, name: str, current: int, requested: int) -> None:
+        super().__init__(
+            f"counter {name!r} has {current} shards and target_wcu needs {requested}: shard counts only "
+            "grow (every shard keeps part of the count)"
+        )
+
+
+class TooManyShardsError(CounterError):
+    """The requested target needs more shards than a read can sum (400 naming target_wcu)."""
+
+    def __init__(self, needed: int, limit: int) -> None:
+        super().__init__(f"target_wcu needs {needed} shards; at most {limit} are supported")
+
+
+class CounterUnavailableError(CounterError):
+    """DynamoDB kept returning unprocessed keys (throttling); the caller should retry (503)."""
+
+
+class RollupWriteError(CounterError):
+    """The roll-up item of a counter could not be written; its stream records are retried."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        super().__init__(f"roll-up of counter {name!r} failed: {reason}")
+        self.name = name
+
+
+class RecordNotAppliedError(CounterError):
+    """A stream record the roll-up did not apply; raising it reports the record as a batch failure."""

@@ -1,0 +1,109 @@
+"""The roll-up handler in-process against DynamoDB Local (the app cloud's counters table): the same
+batch delivered twice, records out of order, more shards than one write holds, a malformed record."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from counters.clients import dynamodb
+from counters.counters_table import parse_rollup
+from counters.rollup import handle_batch
+from counters.settings import settings
+from infra import constants
+from tatami.local import engines
+from tatami.local.cloud import LocalCloud
+from tatami.local.intrinsics import LOCAL_REGION
+
+
+def _reset() -> None:
+    settings.cache_clear()
+    dynamodb.cache_clear()
+
+
+@pytest.fixture
+def rollup_env(app_cloud: LocalCloud, monkeypatch: pytest.MonkeyPatch) -> Iterator[LocalCloud]:
+    for name, value in {
+        "COUNTERS_TABLE": app_cloud.outputs[constants.OUTPUT_COUNTERS_TABLE],
+        "AWS_ENDPOINT_URL_DYNAMODB": app_cloud.dynamodb_endpoint,
+        "AWS_DEFAULT_REGION": LOCAL_REGION,
+        "AWS_ACCESS_KEY_ID": engines.LOCAL_CREDENTIALS["aws_access_key_id"],
+        "AWS_SECRET_ACCESS_KEY": engines.LOCAL_CREDENTIALS["aws_secret_access_key"],
+        "POWERTOOLS_SERVICE_NAME": "counters",
+        "POWERTOOLS_METRICS_NAMESPACE": "Test",
+    }.items():
+        monkeypatch.setenv(name, value)
+    _reset()
+    yield app_cloud
+    _reset()
+
+
+def record(name: str, shard: int, version: int, count: int, sequence: int) -> dict[str, Any]:
+    key = {"pk": {"S": f"{name}#{shard}"}}
+    return {
+        "eventName": "MODIFY" if version > 1 else "INSERT",
+        "eventSource": "aws:dynamodb",
+        "dynamodb": {
+            "ApproximateCreationDateTime": 1_700_000_000 + sequence,
+            "Keys": key,
+            "NewImage": {**key, "count": {"N": str(count)}, "v": {"N": str(version)}},
+            "SequenceNumber": str(sequence).zfill(21),
+            "StreamViewType": "NEW_IMAGE",
+        },
+    }
+
+
+def rollup_value(name: str) -> tuple[int, int | None]:
+    from counters.clients import dynamodb
+    from counters.settings import settings
+
+    item = (
+        dynamodb()
+        .get_item(
+            TableName=settings().counters_table,
+            Key={"name": {"S": name}, "item": {"S": "rollup"}},
+            ConsistentRead=True,
+        )
+        .get("Item", {})
+    )
+    entries = parse_rollup(item)
+    return sum(e.count for e in entries.values()), max((e.at for e in entries.values()), default=None)
+
+
+def test_a_redelivered_batch_and_stale_records_change_nothing(rollup_env: LocalCloud) -> None:
+    name = f"redelivered-{uuid.uuid4().hex[:6]}"
+    # Shard 0 goes 1 -> 3 -> 2 (counts), shard 1 goes 5 -> 4: absolute counts, newest version wins.
+    batch = [
+        record(name, 0, 1, 1, 1),
+        record(name, 1, 1, 5, 2),
+        record(name, 0, 2, 3, 3),
+        record(name, 1, 2, 4, 4),
+    ]
+    assert handle_batch({"Records": batch}) == {"batchItemFailures": []}
+    assert rollup_value(name) == (7, 1_700_000_004)
+    assert handle_batch({"Records": batch}) == {"batchItemFailures": []}  # redelivered whole
+    assert handle_batch({"Records": batch[2:]}) == {"batchItemFailures": []}  # from a checkpoint
+    assert handle_batch({"Records": [record(name, 0, 1, 1, 1)]}) == {"batchItemFailures": []}  # stale
+    assert rollup_value(name) == (7, 1_700_000_004)
+    handle_batch({"Records": [record(name, 0, 3, 2, 5)]})
+    assert rollup_value(name) == (6, 1_700_000_005)
+
+
+def test_more_shards_than_one_write_holds(rollup_env: LocalCloud) -> None:
+    name = f"wide-{uuid.uuid4().hex[:6]}"
+    batch = [record(name, shard, 1, shard, shard + 1) for shard in range(200)]
+    assert handle_batch({"Records": batch}) == {"batchItemFailures": []}
+    assert handle_batch({"Records": batch[:120]}) == {"batchItemFailures": []}
+    assert rollup_value(name)[0] == sum(range(200))
+
+
+def test_a_malformed_record_is_reported_and_the_rest_applied(rollup_env: LocalCloud) -> None:
+    name = f"malformed-{uuid.uuid4().hex[:6]}"
+    bad = record(name, 0, 1, 1, 2)
+    del bad["dynamodb"]["NewImage"]["v"]
+    response = handle_batch({"Records": [record(name, 1, 1, 4, 1), bad, record(name, 2, 1, 6, 3)]})
+    assert response == {"batchItemFailures": [{"itemIdentifier": str(2).zfill(21)}]}
+    assert rollup_value(name)[0] == 10

@@ -1,0 +1,18 @@
+"""The `>>>` examples of the counters modules that need no AWS run as written."""
+
+from __future__ import annotations
+
+import doctest
+from types import ModuleType
+
+import pytest
+
+from counters import configs, counters_table, model, rollup, sharding
+
+
+@pytest.mark.parametrize(
+    "module", [sharding, model, rollup, counters_table, configs], ids=lambda m: m.__name__
+)
+def test_examples(module: ModuleType) -> None:
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
