@@ -11,6 +11,7 @@ from constructs import Construct
 
 from infra import constants
 from infra.constructs.forum_orders_businesses import BusinessesModel, ForumModel, OrdersModel
+from infra.constructs.models_workshop import ModelsWorkshop
 from infra.constructs.page_tokens import PageTokenKey
 from infra.constructs.service_api import ApiAuth, Route, ServiceApi
 from infra.constructs.service_function import ServiceFunction, SharedLayers
@@ -57,6 +58,7 @@ class TatamiStack(Stack):
         ForumModel(self, "ForumModel", shared=self.shared)
         OrdersModel(self, "OrdersModel", shared=self.shared)
         BusinessesModel(self, "BusinessesModel", shared=self.shared)
+        ModelsWorkshop(self, "Workshop", shared=self.shared)
         service_packages.append("models")
         self._add_docs(service_packages)
         CfnOutput(self, constants.OUTPUT_API_URL, value=api.rest_api.url)

@@ -1,0 +1,226 @@
+"""Seed 004's data models: device logs, carts, documents, pick-up lockers, campaign targeting.
+
+A table per model, drawn as the seed draws it (DESIGN.md says why not one overloaded table), one API
+function per model on the shared REST API, and one bucket (models_workshop_storage.py) for large
+document bodies and the device logs' TTL archive.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from aws_cdk import CfnOutput
+from aws_cdk import aws_dynamodb as dynamodb
+from cdk_nag import NagPackSuppression, NagSuppressions
+from constructs import Construct
+
+from infra import constants
+from infra.constructs.models_workshop_storage import LogArchiver, WorkshopBucket, suppress_object_grants
+from infra.constructs.service_api import Route
+from infra.constructs.service_function import ServiceFunction
+from infra.constructs.shared import Shared
+
+S, N = dynamodb.AttributeType.STRING, dynamodb.AttributeType.NUMBER
+ALL, KEYS_ONLY, INCLUDE = (
+    dynamodb.ProjectionType.ALL,
+    dynamodb.ProjectionType.KEYS_ONLY,
+    dynamodb.ProjectionType.INCLUDE,
+)
+_INDEX_GRANT = NagPackSuppression(
+    id="AwsSolutions-IAM5",
+    reason="CDK's table grant covers the table's own GSIs (<table ARN>/index/*), which the model queries.",
+    applies_to=[{"regex": "/^Resource::<.+\\.Arn>\\/index\\/\\*$/g"}],
+)
+DEVICE_ROUTES = [
+    Route("POST", "/devices/{device_id}/logs"),
+    Route("GET", "/devices/{device_id}/logs"),
+    Route("PATCH", "/devices/{device_id}/logs/{level}/{created_at}"),
+    Route("GET", "/operators/{operator}/logs"),
+    Route("GET", "/escalations"),
+    Route("GET", "/logs/recent"),
+]
+CART_ROUTES = [
+    Route("GET", "/users/{user_id}/cart"),
+    Route("GET", "/users/{user_id}/cart/items"),
+    Route("PUT", "/users/{user_id}/cart/items/{item_id}"),
+    Route("DELETE", "/users/{user_id}/cart/items/{item_id}"),
+    Route("GET", "/users/{user_id}/cart/items/{item_id}/{field}"),
+    Route("PUT", "/users/{user_id}/cart/items/{item_id}/{field}"),
+    Route("PUT", "/users/{user_id}/cart/ship-to"),
+    Route("GET", "/carts/by-item/{item_id}"),
+    Route("GET", "/carts/by-prefecture/{state}"),
+]
+DOCUMENT_ROUTES = [
+    Route("GET", "/users/{user_id}/documents"),
+    *(
+        Route(method, "/users/{user_id}/documents/{report_id}")
+        for method in ("PUT", "GET", "PATCH", "DELETE")
+    ),
+]
+LOCKER_ROUTES = [
+    Route("GET", "/lockers", required_query=("state",)),
+    *(Route(method, "/lockers/{locker_id}") for method in ("GET", "PUT", "DELETE")),
+]
+CAMPAIGN_ROUTES = [
+    Route("GET", "/campaigns/candidates"),
+    Route("GET", "/campaigns/users/{user_id}"),
+    Route("PUT", "/campaigns/users/{user_id}"),
+]
+
+
+def key(name: str, kind: dynamodb.AttributeType = S) -> dynamodb.Attribute:
+    return dynamodb.Attribute(name=name, type=kind)
+
+
+def index(
+    name: str,
+    partition: dynamodb.Attribute,
+    sort: dynamodb.Attribute,
+    projection: dynamodb.ProjectionType = ALL,
+    include: Sequence[str] | None = None,
+) -> dynamodb.GlobalSecondaryIndexPropsV2:
+    return dynamodb.GlobalSecondaryIndexPropsV2(
+        index_name=name,
+        partition_key=partition,
+        sort_key=sort,
+        projection_type=projection,
+        non_key_attributes=list(include) if include else None,
+    )
+
+
+class ModelsWorkshop(Construct):
+    """The five models of seed 004; `log_shards` is N of the device logs' random-shard GSI.
+
+    >>> ModelsWorkshop(stack, "Workshop", shared=shared, log_shards=10)  # doctest: +SKIP
+    """
+
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        shared: Shared,
+        log_shards: int = 10,
+        log_retention_days: int = 30,
+    ) -> None:
+        super().__init__(scope, construct_id)
+        self.shared = shared
+        self.bucket = WorkshopBucket(self, "Storage").bucket
+        CfnOutput(self, "BucketName", key=constants.OUTPUT_WORKSHOP_BUCKET, value=self.bucket.bucket_name)
+        self.device_logs = self._device_logs(log_shards, log_retention_days)
+        self.carts = self._carts()
+        self.documents = self._documents()
+        self.lockers = self._lockers()
+        self.campaign_users = self._campaigns()
+
+    def _device_logs(self, shards: int, retention_days: int) -> dynamodb.TableV2:
+        level_time = key("level_with_created_at")  # the seed's composite "WARNING#<created_at>"
+        table = self._table(
+            "DeviceLogs",
+            constants.OUTPUT_DEVICE_LOGS_TABLE,
+            key("device_id"),
+            level_time,
+            index("GSI_operator_created_at", key("operator"), key("created_at")),
+            index("GSI_escalated_to_level_with_created_at", key("escalated_to"), level_time),  # sparse
+            index("GSI_shard_id_created_at", key("shard_id", N), key("created_at")),
+            time_to_live_attribute="expires_at",
+            dynamo_stream=dynamodb.StreamViewType.OLD_IMAGE,  # the archiver needs the deleted item
+        )
+        settings = {"LOG_SHARDS": str(shards), "LOG_RETENTION_DAYS": str(retention_days)}
+        self._function("Devices", table, "DEVICE_LOGS_TABLE", DEVICE_ROUTES, settings)
+        self.archiver = LogArchiver(self, "LogArchiver", shared=self.shared, table=table, bucket=self.bucket)
+        return table
+
+    def _carts(self) -> dynamodb.TableV2:
+        # Overloaded: the GSI's partition is the row's path (ship_to#state, cart_items#added_at#<item>).
+        table = self._table(
+            "Carts",
+            constants.OUTPUT_CARTS_TABLE,
+            key("user_id"),
+            key("sort_key"),
+            index("GSI_sort_key_gsi_sk", key("sort_key"), key("gsi_sk"), KEYS_ONLY),
+        )
+        self._function("Carts", table, "CARTS_TABLE", CART_ROUTES)
+        return table
+
+    def _documents(self) -> dynamodb.TableV2:
+        # The list path projects summary (and the key, report_id), never the body.
+        status_date = key("status_with_created_on")
+        table = self._table(
+            "Documents",
+            constants.OUTPUT_DOCUMENTS_TABLE,
+            key("report_id"),
+            None,
+            index("GSI_user_id_status_with_created_on", key("user_id"), status_date, INCLUDE, ["summary"]),
+        )
+        bucket = {"DOCUMENTS_BUCKET": self.bucket.bucket_name}
+        function = self._function("Documents", table, "DOCUMENTS_TABLE", DOCUMENT_ROUTES, bucket)
+        self.bucket.grant_read_write(function, "documents/*")
+        suppress_object_grants(function, "documents/*")
+        return table
+
+    def _lockers(self) -> dynamodb.TableV2:
+        # Prefecture, then the area path and locker id: "千代田区#紀尾井町#<locker id>".
+        table = self._table("Lockers", constants.OUTPUT_LOCKERS_TABLE, key("state"), key("location"))
+        self._function("Lockers", table, "LOCKERS_TABLE", LOCKER_ROUTES)
+        return table
+
+    def _campaigns(self) -> dynamodb.TableV2:
+        # One selective GSI per condition; the user id sorts each, so they can be intersected.
+        user = key("user_id")
+        table = self._table(
+            "CampaignUsers",
+            constants.OUTPUT_CAMPAIGN_USERS_TABLE,
+            user,
+            None,
+            index("GSI_prefecture", key("prefecture"), user, KEYS_ONLY),
+            index("GSI_birth_month", key("birth_month", N), user, KEYS_ONLY),
+            index("GSI_last_order_month", key("last_order_month", N), user, KEYS_ONLY),
+        )
+        self._function("Campaigns", table, "CAMPAIGN_USERS_TABLE", CAMPAIGN_ROUTES)
+        return table
+
+    def _table(
+        self,
+        construct_id: str,
+        output_key: str,
+        partition: dynamodb.Attribute,
+        sort: dynamodb.Attribute | None,
+        *indexes: dynamodb.GlobalSecondaryIndexPropsV2,
+        **props: Any,
+    ) -> dynamodb.TableV2:
+        table = self.shared.data_table(
+            self,
+            construct_id,
+            partition_key=partition,
+            sort_key=sort,
+            global_secondary_indexes=list(indexes) or None,
+            **props,
+        )
+        CfnOutput(self, f"{construct_id}TableName", key=output_key, value=table.table_name)
+        return table
+
+    def _function(
+        self,
+        model: str,
+        table: dynamodb.TableV2,
+        table_env: str,
+        routes: Sequence[Route],
+        environment: dict[str, str] | None = None,
+    ) -> ServiceFunction:
+        function = ServiceFunction(
+            self,
+            f"{model}Function",
+            layers=self.shared.layers,
+            service=f"models-{model.lower()}",
+            handler=f"models.{model.lower()}.handler.handler",
+            packages=["models"],
+            environment={table_env: table.table_name, **(environment or {})},
+            description=f"The {model.lower()} model of seed 004 (REST routes)",
+        )
+        table.grant_read_write_data(function)
+        self.shared.page_tokens.grant(function)
+        self.shared.api.add_routes(function, routes)
+        NagSuppressions.add_resource_suppressions(function, [_INDEX_GRANT], apply_to_children=True)
+        return function

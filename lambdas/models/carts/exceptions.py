@@ -1,0 +1,15 @@
+"""Errors of the carts model; SDK errors become these at the repository boundary."""
+
+from __future__ import annotations
+
+
+class CartsError(Exception):
+    """Base class of the model's errors."""
+
+
+class CartNotFoundError(CartsError):
+    """The user has no cart, the cart no such item, or the item no such field."""
+
+
+class CartsUnavailableError(CartsError):
+    """DynamoDB refused a call (throttled, missing table, no permission)."""

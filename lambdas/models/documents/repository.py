@@ -1,0 +1,149 @@
+"""The documents table: `report_id` key, the user/status GSI with an INCLUDE projection, error translation."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+import boto3
+from boto3.dynamodb.types import Binary, TypeDeserializer, TypeSerializer
+from botocore.exceptions import BotoCoreError, ClientError
+
+from models.documents.exceptions import (
+    DocumentConflictError,
+    DocumentNotFoundError,
+    DocumentsUnavailableError,
+)
+from models.documents.models import Document, Status, listed
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
+
+TABLE_ENV = "DOCUMENTS_TABLE"
+INDEX = "GSI_user_id_status_with_created_on"
+Key = dict[str, Any]
+_TO, _FROM = TypeSerializer(), TypeDeserializer()
+_OWNED = "user_id = :user"
+
+
+def _plain(item: dict[str, Any]) -> dict[str, Any]:
+    values = {name: _FROM.deserialize(value) for name, value in item.items()}
+    return {k: bytes(v) if isinstance(v, Binary) else int(v) if k == "size" else v for k, v in values.items()}
+
+
+def to_document(values: dict[str, Any]) -> Document:
+    status, created_on = values["status_with_created_on"].split("#", 1)
+    return Document(
+        report_id=values["report_id"],
+        user_id=values["user_id"],
+        status=Status(status),
+        created_on=created_on,
+        summary=values["summary"],
+        size=values["size"],
+        storage="inline" if "document_gz" in values else "s3",
+    )
+
+
+class DocumentsTable:
+    """The seed's redesigned `documents` table.
+
+    >>> docs = DocumentsTable("Tatami-Documents", client=boto3.client("dynamodb"))  # doctest: +SKIP
+    >>> docs.list("MAX", Status.COMPLETED, None, 50)  # doctest: +SKIP
+    ([{'report_id': 'r-0001', 'status': 'COMPLETED', 'created_on': '2021-07-13', 'summary': ...}], None)
+    """
+
+    def __init__(self, table_name: str, client: DynamoDBClient | None = None) -> None:
+        self.table_name, self._client = table_name, client
+
+    @property
+    def client(self) -> DynamoDBClient:
+        if self._client is None:
+            self._client = boto3.client("dynamodb")
+        return self._client
+
+    def put(self, values: dict[str, Any]) -> dict[str, Any] | None:
+        """Write a document item unless its report_id is another user's; the item it replaced, if any."""
+        request = {"TableName": self.table_name, "Item": {k: _TO.serialize(v) for k, v in values.items()}}
+        request |= {"ConditionExpression": f"attribute_not_exists(report_id) OR {_OWNED}"}
+        request |= {
+            "ExpressionAttributeValues": {":user": {"S": values["user_id"]}},
+            "ReturnValues": "ALL_OLD",
+        }
+        response = self._call(
+            "put_item", request, conflict=f"report_id {values['report_id']} is another user's"
+        )
+        return _plain(response["Attributes"]) if "Attributes" in response else None
+
+    def get(self, user_id: str, report_id: str) -> dict[str, Any]:
+        """The whole item (body included) of a user's document: one GetItem."""
+        request = {"TableName": self.table_name, "Key": {"report_id": {"S": report_id}}}
+        response = self._call("get_item", request | {"ReturnConsumedCapacity": "TOTAL"})
+        item = response.get("Item")
+        if not item or item["user_id"]["S"] != user_id:  # another user's report is as good as absent
+            raise DocumentNotFoundError(f"user {user_id} has no document {report_id}")
+        return _plain(item)
+
+    def list(
+        self, user_id: str, status: Status | None, start: Key | None, limit: int
+    ) -> tuple[list[Any], Any]:
+        """A page of a user's documents from the GSI, newest first within a status (no bodies read)."""
+        condition, values = "user_id = :user", {":user": {"S": user_id}}
+        if status is not None:
+            condition += " AND begins_with(status_with_created_on, :status)"
+            values[":status"] = {"S": f"{status.value}#"}
+        request: dict[str, Any] = {"TableName": self.table_name, "IndexName": INDEX, "Limit": limit}
+        request |= {"KeyConditionExpression": condition, "ExpressionAttributeValues": values}
+        request |= {"ScanIndexForward": False, "ReturnConsumedCapacity": "TOTAL"}
+        if start:
+            request["ExclusiveStartKey"] = start
+        response = self._call("query", request)
+        return [listed(_plain(item)) for item in response["Items"]], response.get("LastEvaluatedKey")
+
+    def update(self, user_id: str, report_id: str, expected_key: str, changes: dict[str, Any]) -> Document:
+        """Set attributes of a user's document if its status/date is still `expected_key`."""
+        request: dict[str, Any] = {"TableName": self.table_name, "Key": {"report_id": {"S": report_id}}}
+        request["UpdateExpression"] = "SET " + ", ".join(f"#{name} = :{name}" for name in changes)
+        request["ConditionExpression"] = f"{_OWNED} AND status_with_created_on = :expected"
+        request["ExpressionAttributeNames"] = {f"#{name}": name for name in changes}
+        values = {f":{name}": _TO.serialize(value) for name, value in changes.items()}
+        values |= {":user": {"S": user_id}, ":expected": {"S": expected_key}}
+        request |= {"ExpressionAttributeValues": values, "ReturnValues": "ALL_NEW"}
+        response = self._call(
+            "update_item", request, conflict=f"document {report_id} changed meanwhile; retry"
+        )
+        return to_document(_plain(response["Attributes"]))
+
+    def delete(self, user_id: str, report_id: str) -> dict[str, Any]:
+        """Delete a user's document; the item it was (to clean up its body)."""
+        request = {"TableName": self.table_name, "Key": {"report_id": {"S": report_id}}}
+        request |= {"ConditionExpression": _OWNED, "ExpressionAttributeValues": {":user": {"S": user_id}}}
+        missing = DocumentNotFoundError(f"user {user_id} has no document {report_id}")
+        response = self._call("delete_item", request | {"ReturnValues": "ALL_OLD"}, missing=missing)
+        return _plain(response["Attributes"])
+
+    def _call(
+        self, operation: str, request: dict[str, Any], conflict: str = "", missing: Exception | None = None
+    ) -> Any:
+        try:
+            return getattr(self.client, operation)(**request)
+        except ClientError as exc:
+            if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
+                raise (missing or DocumentConflictError(conflict)) from exc
+            raise DocumentsUnavailableError(
+                f"cannot {operation.replace('_', ' ')} on documents: {exc}"
+            ) from exc
+        except BotoCoreError as exc:
+            raise DocumentsUnavailableError(
+                f"cannot {operation.replace('_', ' ')} on documents: {exc}"
+            ) from exc
+
+
+_default: DocumentsTable | None = None
+
+
+def default_table() -> DocumentsTable:
+    """The function's table, named by its environment (created once per execution environment)."""
+    global _default
+    if _default is None:
+        _default = DocumentsTable(os.environ[TABLE_ENV])
+    return _default

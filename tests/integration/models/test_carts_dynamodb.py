@@ -1,0 +1,71 @@
+"""Carts on DynamoDB Local: one Query per cart, one GetItem per value, one GSI Query per "who" question."""
+
+from __future__ import annotations
+
+import pytest
+
+from models.carts.exceptions import CartNotFoundError
+from models.carts.models import ITEMS, ItemField, assemble
+from models.carts.repository import INDEX, SHIP_TO_STATE_PARTITION, CartsTable, item_users_partition
+from tatami.samples.models_workshop import sample_data
+from tests.support import models_workshop
+from tests.support.models_workshop import Workshop
+
+workshop = models_workshop.workshop  # the session fixture: model tables on DynamoDB Local, seed loaded
+SEED = sample_data()["carts"]["MAX"]
+
+
+@pytest.fixture
+def carts(workshop: Workshop) -> CartsTable:
+    workshop.recorder.clear()
+    return CartsTable(workshop.table("CartsTableName"), client=workshop.client)
+
+
+def test_maxs_cart_is_one_query_and_reassembles_the_seed_json(carts: CartsTable, workshop: Workshop) -> None:
+    cart = assemble("MAX", carts.rows("MAX"))
+    assert [item["item_id"] for item in cart["cart_items"]] == ["靴下ID", "お茶碗ID"]
+    assert cart["cart_items"][0] | {"quantity": "2", "price": "3,300"} == SEED["cart_items"][0]
+    assert cart["ship_to"] == SEED["ship_to"]
+    (call,) = workshop.recorder.calls
+    assert (call.operation, call.index) == ("Query", None) and call.scanned == call.count == 2 * 7 + 6
+
+
+def test_the_seeds_two_queries(carts: CartsTable, workshop: Workshop) -> None:
+    assert carts.value("MAX", "靴下ID", ItemField.PRICE) == 3300  # sort_key = cart_items#price#靴下ID
+    items = carts.rows("MAX", f"{ITEMS}#")  # begins_with(sort_key, "cart_items")
+    assert len(items) == 14 and all(key.startswith("cart_items#") for key in items)
+    assert workshop.recorder.operations() == [("GetItem", None), ("Query", None)]
+    assert workshop.recorder.calls[0].consumed is None or workshop.recorder.calls[0].consumed <= 0.5
+    assert workshop.recorder.calls[1].scanned == 14  # the ship_to rows were never read
+
+
+def test_the_overloaded_gsi_answers_who_has_an_item_and_who_ships_where(
+    carts: CartsTable, workshop: Workshop
+) -> None:
+    socks, _ = carts.users(item_users_partition("靴下ID"), None, None, 25)
+    assert socks == [
+        {"user_id": "SUE", "gsi_sk": "2021-08-02T09:00:00.000Z"},  # newest first
+        {"user_id": "MAX", "gsi_sk": "2021-08-01T00:00:00.000Z"},
+    ]
+    chiba, _ = carts.users(SHIP_TO_STATE_PARTITION, "千葉県", None, 25)
+    assert {user["user_id"] for user in chiba} == {"MAX", "KEN"}
+    assert workshop.recorder.operations() == [("Query", INDEX), ("Query", INDEX)]
+    assert [call.scanned for call in workshop.recorder.calls] == [2, 2]  # of 60 rows in the table
+
+
+def test_one_value_changes_alone_and_an_item_comes_and_goes_whole(
+    carts: CartsTable, workshop: Workshop
+) -> None:
+    values = dict(zip(ItemField, ["箸", "SKU", 1, 880, "食器", "箸", "t"], strict=True))
+    carts.put_item("CART-TEST", "箸ID", values)
+    carts.set_value("CART-TEST", "箸ID", ItemField.QUANTITY, 4)
+    assert carts.value("CART-TEST", "箸ID", ItemField.QUANTITY) == 4
+    assert workshop.recorder.operations()[:2] == [("TransactWriteItems", None), ("UpdateItem", None)]
+    carts.delete_item("CART-TEST", "箸ID")
+    assert carts.rows("CART-TEST") == {}
+    with pytest.raises(CartNotFoundError):
+        carts.delete_item("CART-TEST", "箸ID")
+    with pytest.raises(CartNotFoundError):
+        carts.set_value("CART-TEST", "箸ID", ItemField.PRICE, 1)
+    with pytest.raises(CartNotFoundError):
+        carts.value("CART-TEST", "箸ID", ItemField.PRICE)

@@ -1,0 +1,101 @@
+"""Device logs: canonical timestamps, composite keys, new logs (TTL, shard), windows, the TTL archive."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections import Counter
+from datetime import UTC, datetime, timedelta, timezone
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from models.devices import archive
+from models.devices.items import from_item, to_item, update_expression
+from models.devices.logs import DAY_SECONDS, new_log, since, window
+from models.devices.models import DeviceLog, Level, LogIn, sort_key, timestamp
+
+
+def test_the_seed_sort_key_and_a_canonical_timestamp() -> None:
+    jst = datetime(2020, 2, 2, 9, 0, 10, 123456, tzinfo=timezone(timedelta(hours=9)))
+    assert timestamp(jst) == "2020-02-02T00:00:10.123Z"  # UTC, milliseconds, Z: keys compare as text
+    midnight = timestamp(datetime(2020, 2, 2, tzinfo=UTC))
+    assert sort_key(Level.WARNING, midnight) == "WARNING#2020-02-02T00:00:00.000Z"
+
+
+def test_new_logs_expire_after_their_retention_and_spread_over_every_shard() -> None:
+    request = {"level": "INFO", "message": "m", "created_at": "2020-02-02T00:00:00Z", "retention_days": 2}
+    body = LogIn.model_validate(request)
+    logs = [new_log("12345", body, shards=10, now=1_000_000) for _ in range(2000)]
+    assert {log.expires_at for log in logs} == {1_000_000 + 2 * DAY_SECONDS}
+    counts = Counter(log.shard_id for log in logs)
+    assert set(counts) == set(range(10))
+    assert max(counts.values()) < 2 * min(counts.values())  # random, but even enough to spread writes
+
+
+def test_a_log_from_the_future_is_refused_naming_created_at() -> None:
+    with pytest.raises(ValidationError) as caught:
+        LogIn(level=Level.INFO, message="m", created_at=datetime.now(UTC) + timedelta(hours=1))
+    assert caught.value.errors()[0]["loc"] == ("created_at",)
+
+
+def test_windows_are_inclusive_canonical_and_ordered() -> None:
+    assert window(datetime(2020, 2, 2, tzinfo=UTC), datetime(2020, 2, 2, 0, 0, 10, tzinfo=UTC)) == (
+        "2020-02-02T00:00:00.000Z",
+        "2020-02-02T00:00:10.000Z",
+    )
+    with pytest.raises(ValueError, match="after"):
+        window(datetime(2021, 1, 1, tzinfo=UTC), datetime(2020, 1, 1, tzinfo=UTC))
+    assert since(4, datetime(2021, 1, 1, 4, tzinfo=UTC).timestamp()) == "2021-01-01T00:00:00.000Z"
+
+
+def test_items_round_trip_and_carry_the_keys_the_indexes_need() -> None:
+    log = DeviceLog("12345", Level.ERROR, "2020-02-02T00:00:12.000Z", "冷却ファン", 99, 7, "MAX", "SARA")
+    item = to_item(log)
+    assert item["level_with_created_at"] == {"S": "ERROR#2020-02-02T00:00:12.000Z"}
+    assert item["shard_id"] == {"N": "7"} and item["escalated_to"] == {"S": "SARA"}
+    assert from_item(item) == log
+    unescalated = to_item(DeviceLog("1", Level.INFO, "t", "m", 1, 0))
+    assert "escalated_to" not in unescalated and "operator" not in unescalated  # sparse: absent, not null
+
+
+def test_an_update_can_set_and_remove_in_one_call() -> None:
+    update = update_expression({"operator": "MAX", "escalated_to": None})
+    assert update["UpdateExpression"] == "SET #operator = :operator REMOVE #escalated_to"
+    assert update["ExpressionAttributeValues"] == {":operator": {"S": "MAX"}}
+
+
+def ttl_record(sequence: str, **image: Any) -> dict[str, Any]:
+    return {
+        "eventName": "REMOVE",
+        "userIdentity": {"type": "Service", "principalId": "dynamodb.amazonaws.com"},
+        "dynamodb": {
+            "SequenceNumber": sequence,
+            "ApproximateCreationDateTime": 1580601600,
+            "OldImage": {k: {"N": str(v)} if isinstance(v, int) else {"S": v} for k, v in image.items()},
+        },
+    }
+
+
+class FakeS3:
+    def __init__(self) -> None:
+        self.objects: dict[str, bytes] = {}
+
+    def put_object(self, Bucket: str, Key: str, Body: bytes, ContentType: str) -> None:
+        self.objects[Key] = Body
+
+
+def test_the_archive_keeps_ttl_deletions_only_one_object_per_batch(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(archive.BUCKET_ENV, "bucket")
+    user_delete = {**ttl_record("3", device_id="x"), "userIdentity": None}
+    s3: Any = FakeS3()  # stands in for boto3's S3 client
+    result = archive.archive_expired(
+        [ttl_record("1", device_id="12345", expires_at=5), user_delete, ttl_record("2", device_id="67890")],
+        s3,
+    )
+    assert result == {"archived": 2, "key": "archive/device-logs/date=2020-02-02/1-2.jsonl.gz"}
+    (body,) = s3.objects.values()
+    lines = [json.loads(line) for line in gzip.decompress(body).decode().splitlines()]
+    assert lines == [{"device_id": "12345", "expires_at": 5}, {"device_id": "67890"}]
+    assert archive.archive_expired([user_delete], s3) == {"archived": 0}

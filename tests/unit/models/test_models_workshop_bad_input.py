@@ -1,0 +1,234 @@
+"""Seed 004's routes refuse bad input with a 400 naming the field, before touching DynamoDB or S3.
+
+The handlers run in-process (Powertools resolves a REST proxy event); no table exists, so a request
+that got past validation would fail with something other than a 400.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+
+import common.tokens
+import models.campaigns.repository
+import models.carts.repository
+import models.devices.repository
+import models.documents.bodies
+import models.documents.repository
+import models.lockers.repository
+from common.tokens import encode_token
+from models.campaigns.api import app as campaigns
+from models.carts.api import app as carts
+from models.devices.api import app as devices
+from models.devices.logs import scope
+from models.documents.api import app as documents
+from models.lockers.api import app as lockers
+
+SINGLETONS = [
+    models.devices.repository,
+    models.carts.repository,
+    models.documents.repository,
+    models.documents.bodies,
+    models.lockers.repository,
+    models.campaigns.repository,
+]
+TABLES = ["DEVICE_LOGS_TABLE", "CARTS_TABLE", "DOCUMENTS_TABLE", "LOCKERS_TABLE", "CAMPAIGN_USERS_TABLE"]
+FORGED = "eyJwayI6Ik1BWCJ9.AAAA"
+LOG = {"level": "INFO", "message": "m"}
+ITEM = {"item_name": "靴下", "sku": "s", "quantity": 2, "price": 3300, "category": "c", "sub_category": "s"}
+SHIP_TO = {
+    "name": "n",
+    "address": "a",
+    "city": "千葉市",
+    "state": "千葉県",
+    "postal_code": "263-0023",
+    "phone": "04-1",
+}
+DOC = {"status": "PENDING", "summary": "s", "document": "d"}
+LOCKER = {"state": "東京都", "location": "千代田区#紀尾井町", "name": "n", "address": "a"}
+LONG_ID = "x" * 129
+
+
+@pytest.fixture(autouse=True)
+def _environment(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    for name in TABLES:
+        monkeypatch.setenv(name, "no-such-table")
+    monkeypatch.setenv("DOCUMENTS_BUCKET", "no-such-bucket")
+    monkeypatch.setattr(common.tokens, "_secret", lambda: b"unit-test-key")
+    for module in SINGLETONS:  # the tables built here name no real table: drop them afterwards
+        monkeypatch.setattr(module, "_default", None)
+    yield
+
+
+def call(
+    app: Any, method: str, path: str, query: dict[str, str] | None = None, body: Any = None
+) -> dict[str, Any]:
+    event = {
+        "httpMethod": method,
+        "path": path,
+        "resource": path,
+        "headers": {"Content-Type": "application/json"},
+        "queryStringParameters": query,
+        "multiValueQueryStringParameters": {k: [v] for k, v in query.items()} if query else None,
+        "body": body if isinstance(body, str) or body is None else json.dumps(body),
+        "requestContext": {"requestId": "unit", "stage": "v1", "httpMethod": method, "path": path},
+    }
+    return dict(app.resolve(event, None))
+
+
+CASES = [
+    # device logs
+    (devices, "POST", "/devices/12345/logs", None, {"level": "LOUD", "message": "m"}, "level"),
+    (devices, "POST", "/devices/12345/logs", None, {"level": "INFO"}, "message"),
+    (devices, "POST", "/devices/12345/logs", None, {**LOG, "colour": "red"}, "colour"),
+    (devices, "POST", "/devices/12345/logs", None, {**LOG, "retention_days": 0}, "retention_days"),
+    (
+        devices,
+        "POST",
+        "/devices/12345/logs",
+        None,
+        {**LOG, "created_at": "2999-01-01T00:00:00Z"},
+        "created_at",
+    ),
+    (devices, "POST", "/devices/12345/logs", None, "{not json", "body"),
+    (devices, "POST", f"/devices/{LONG_ID}/logs", None, LOG, "device_id"),
+    (devices, "GET", "/devices/12345/logs", {"level": "LOUD"}, None, "level"),
+    (devices, "GET", "/devices/12345/logs", {"from": "2020-02-02T00:00:00"}, None, "from"),
+    (
+        devices,
+        "GET",
+        "/devices/12345/logs",
+        {"from": "2021-01-01T00:00:00Z", "to": "2020-01-01T00:00:00Z"},
+        None,
+        "from",
+    ),
+    (devices, "GET", "/devices/12345/logs", {"limit": "0"}, None, "limit"),
+    (devices, "GET", "/devices/12345/logs", {"next": FORGED}, None, "next"),
+    (
+        devices,
+        "PATCH",
+        "/devices/12345/logs/LOUD/2020-02-02T00:00:00.000Z",
+        None,
+        {"operator": "MAX"},
+        "level",
+    ),
+    (devices, "PATCH", "/devices/12345/logs/WARNING/yesterday", None, {"operator": "MAX"}, "created_at"),
+    (devices, "PATCH", "/devices/12345/logs/WARNING/2020-02-02T00:00:00.000Z", None, {}, "body"),
+    (
+        devices,
+        "PATCH",
+        "/devices/12345/logs/WARNING/2020-02-02T00:00:00.000Z",
+        None,
+        {"operator": "a#b"},
+        "operator",
+    ),
+    (devices, "GET", "/operators/MAX/logs", {"to": "soon"}, None, "to"),
+    (devices, "GET", "/operators/MAX/logs", {"next": FORGED}, None, "next"),
+    (devices, "GET", "/escalations", {"level": "ERROR"}, None, "level"),
+    (devices, "GET", "/escalations", {"limit": "101"}, None, "limit"),
+    (devices, "GET", "/escalations", {"next": FORGED}, None, "next"),
+    (devices, "GET", "/logs/recent", {"hours": "0"}, None, "hours"),
+    (devices, "GET", "/logs/recent", {"hours": "169"}, None, "hours"),
+    (devices, "GET", "/logs/recent", {"next": FORGED}, None, "next"),
+    # carts
+    (carts, "GET", f"/users/{LONG_ID}/cart", None, None, "user_id"),
+    (carts, "GET", f"/users/{LONG_ID}/cart/items", None, None, "user_id"),
+    (carts, "GET", "/users/MAX/cart/items/靴下ID/colour", None, None, "field"),
+    (carts, "PUT", "/users/MAX/cart/items/靴下ID", None, {**ITEM, "quantity": 0}, "quantity"),
+    (
+        carts,
+        "PUT",
+        "/users/MAX/cart/items/靴下ID",
+        None,
+        {k: v for k, v in ITEM.items() if k != "price"},
+        "price",
+    ),
+    (carts, "PUT", "/users/MAX/cart/items/靴下ID/quantity", None, {"value": 0}, "value"),
+    (carts, "PUT", "/users/MAX/cart/items/靴下ID/added_at", None, {"value": "yesterday"}, "value"),
+    (carts, "DELETE", f"/users/MAX/cart/items/{LONG_ID}", None, None, "item_id"),
+    (carts, "PUT", "/users/MAX/cart/ship-to", None, {**SHIP_TO, "state": "千葉"}, "state"),
+    (carts, "PUT", "/users/MAX/cart/ship-to", None, {**SHIP_TO, "postal_code": "2630023"}, "postal_code"),
+    (carts, "GET", "/carts/by-item/靴下ID", {"limit": "0"}, None, "limit"),
+    (carts, "GET", "/carts/by-item/靴下ID", {"next": FORGED}, None, "next"),
+    (carts, "GET", "/carts/by-prefecture/千葉", None, None, "state"),
+    # documents
+    (documents, "PUT", "/users/MAX/documents/r-1", None, {**DOC, "status": "DONE"}, "status"),
+    (documents, "PUT", "/users/MAX/documents/r-1", None, {**DOC, "summary": ""}, "summary"),
+    (documents, "PUT", "/users/MAX/documents/r-1", None, {**DOC, "created_on": "2021-13-01"}, "created_on"),
+    (
+        documents,
+        "PUT",
+        "/users/MAX/documents/r-1",
+        None,
+        {**DOC, "document": "a" * (1024 * 1024 + 1)},
+        "document",
+    ),
+    (documents, "PUT", "/users/MAX/documents/r 1", None, DOC, "report_id"),
+    (documents, "GET", "/users/MAX/documents", {"status": "DONE"}, None, "status"),
+    (documents, "GET", "/users/MAX/documents", {"limit": "51"}, None, "limit"),
+    (documents, "GET", "/users/MAX/documents", {"next": FORGED}, None, "next"),
+    (documents, "GET", "/users/MAX/documents/r 1", None, None, "report_id"),
+    (documents, "PATCH", "/users/MAX/documents/r-1", None, {}, "body"),
+    (documents, "PATCH", "/users/MAX/documents/r-1", None, {"status": "DONE"}, "status"),
+    (documents, "DELETE", "/users/MAX/documents/r 1", None, None, "report_id"),
+    # lockers
+    (lockers, "GET", "/lockers", None, None, "state"),
+    (lockers, "GET", "/lockers", {"state": "東京"}, None, "state"),
+    (lockers, "GET", "/lockers", {"state": "東京都", "location": "千代田区##紀尾井町"}, None, "location"),
+    (lockers, "GET", "/lockers", {"state": "東京都", "next": FORGED}, None, "next"),
+    (lockers, "GET", "/lockers/a b", None, None, "locker_id"),
+    (lockers, "PUT", "/lockers/kioi-1", None, {**LOCKER, "state": "Tokyo"}, "state"),
+    (lockers, "PUT", "/lockers/kioi-1", None, {k: v for k, v in LOCKER.items() if k != "address"}, "address"),
+    (lockers, "DELETE", "/lockers/a b", None, None, "locker_id"),
+    # campaigns
+    (campaigns, "GET", "/campaigns/candidates", None, None, "prefecture"),
+    (campaigns, "GET", "/campaigns/candidates", {"prefecture": "千葉"}, None, "prefecture"),
+    (campaigns, "GET", "/campaigns/candidates", {"birth_month": "13"}, None, "birth_month"),
+    (campaigns, "GET", "/campaigns/candidates", {"order_month": "0"}, None, "order_month"),
+    (campaigns, "GET", "/campaigns/candidates", {"order_month": "12", "next": FORGED}, None, "next"),
+    (campaigns, "PUT", "/campaigns/users/MAX", None, {"birth_month": 13}, "birth_month"),
+    (campaigns, "PUT", "/campaigns/users/MAX", None, {"shoe_size": 27}, "shoe_size"),
+    (campaigns, "GET", f"/campaigns/users/{LONG_ID}", None, None, "user_id"),
+]
+
+
+@pytest.mark.parametrize(("app", "method", "path", "query", "body", "field"), CASES)
+def test_bad_input_is_a_400_naming_the_field(
+    app: Any, method: str, path: str, query: dict[str, str] | None, body: Any, field: str
+) -> None:
+    response = call(app, method, path, query, body)
+    message = json.loads(response["body"])["message"]
+    assert response["statusCode"] == 400, message
+    assert any(part.startswith(f"{field}:") for part in message.split("; ")), message
+
+
+@pytest.mark.parametrize(
+    ("app", "path", "query", "issued_for"),
+    [
+        (devices, "/devices/67890/logs", {}, scope("devices.logs", "12345", None, *("0000", "9999"))),
+        (documents, "/users/SUE/documents", {}, json.dumps(["documents", "MAX", None])),
+        (
+            carts,
+            f"/carts/by-item/{quote('お茶碗ID')}",
+            {},
+            json.dumps(["carts.by-item", "靴下ID"], ensure_ascii=False),
+        ),
+        (
+            lockers,
+            "/lockers",
+            {"state": "千葉県"},
+            json.dumps(["lockers", "東京都", None], ensure_ascii=False),
+        ),
+    ],
+)
+def test_a_genuine_token_for_another_query_is_refused(
+    app: Any, path: str, query: dict[str, str], issued_for: str
+) -> None:
+    token = encode_token({"user_id": {"S": "MAX"}}, issued_for)  # valid, signed, but for someone else
+    response = call(app, "GET", path, {**query, "next": token})
+    assert response["statusCode"] == 400
+    assert json.loads(response["body"])["message"].startswith("next:")
