@@ -41,6 +41,10 @@ class TableSpec:
         return spec.get("StreamViewType")
 
     @property
+    def key_attributes(self) -> tuple[str, ...]:
+        return tuple(key["AttributeName"] for key in self.properties["KeySchema"])
+
+    @property
     def ttl_attribute(self) -> str | None:
         spec = self.properties.get("TimeToLiveSpecification") or {}
         return spec.get("AttributeName") if spec.get("Enabled") else None

@@ -28,6 +28,7 @@ from tatami.local.intrinsics import LOCAL_REGION, Resolver, UnresolvableError
 from tatami.local.routes import RouteTable, read_routes
 from tatami.local.state import DEFAULT_WORK_DIR
 from tatami.local.streams import BatchDelivery, MappingStats, StreamPoller
+from tatami.local.ttl import ExpiredItems, TtlRemovals, TtlSweeper, TtlTable
 from tatami.target import Target
 
 
@@ -79,6 +80,8 @@ class LocalCloud:
         self.stream_stats: dict[str, MappingStats] = {}
         self.outputs: dict[str, str] = {}
         self.tables = provision.CreatedTables()
+        self.expired_items = ExpiredItems()
+        self.ttl_sweeper: TtlSweeper | None = None
         self.api: ApiGateway | None = None
 
     # -- lifecycle -------------------------------------------------------------------------------
@@ -89,12 +92,15 @@ class LocalCloud:
             self._start_functions()
             self._start_api()
             self._start_pollers()
+            self._start_ttl_sweeper()
         except BaseException:
             self.stop()
             raise
         return self
 
     def stop(self) -> None:
+        if self.ttl_sweeper is not None:
+            self.ttl_sweeper.stop()
         for poller in self.pollers:
             poller.stop()
         if self.api is not None:
@@ -188,6 +194,17 @@ class LocalCloud:
 
     def _provision(self) -> None:
         self.tables = provision.create_tables(self.client("dynamodb"), self.assembly, self.resolver)
+        ttl_tables = [
+            TtlTable(t.name, t.ttl_attribute, t.key_attributes)
+            for t in self.assembly.tables
+            if t.ttl_attribute
+        ]
+        self.ttl_sweeper = TtlSweeper(
+            self.client("dynamodb"),
+            ttl_tables,
+            self.expired_items,
+            log=lambda line: self.log.write("ttl", line),
+        )
         provision.create_queues(self.client("sqs"), self.assembly, self.resolver)
         provision.create_buckets(self.client("s3"), self.assembly, self.resolver)
         provision.create_secrets(self.client("secretsmanager"), self.assembly, self.resolver)
@@ -261,6 +278,17 @@ class LocalCloud:
         )
         self.api.start()
 
+    def _start_ttl_sweeper(self) -> None:
+        tables = [
+            TtlTable(t.name, t.ttl_attribute, t.key_attributes)
+            for t in self.assembly.tables
+            if t.ttl_attribute
+        ]
+        self.ttl_sweeper = TtlSweeper(
+            self.client("dynamodb"), tables, self.expired_items, log=lambda line: self.log.write("ttl", line)
+        )
+        self.ttl_sweeper.start()
+
     def _start_pollers(self) -> None:
         streams, sqs = self.client("dynamodbstreams"), self.client("sqs")
         for spec in self.assembly.stream_mappings:
@@ -291,4 +319,8 @@ class LocalCloud:
         if spec.table_id in self.tables.reused:
             spec = dataclasses.replace(spec, starting_position="LATEST")
         stream_arn = self.tables.stream_arns[spec.table_id]
-        return StreamPoller(spec, streams, stream_arn, delivery, self.config.poll_interval)
+        table = next(t for t in self.assembly.tables if t.logical_id == spec.table_id)
+        ttl = (
+            TtlRemovals(self.expired_items, table.name, table.ttl_attribute) if table.ttl_attribute else None
+        )
+        return StreamPoller(spec, streams, stream_arn, delivery, self.config.poll_interval, ttl)

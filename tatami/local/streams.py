@@ -27,6 +27,7 @@ from tatami.local.assembly import StreamMappingSpec
 from tatami.local.filters import matches_any
 from tatami.local.functions import Invocation
 from tatami.local.intrinsics import LOCAL_ACCOUNT, LOCAL_REGION
+from tatami.local.ttl import TtlRemovals
 
 TTL_IDENTITY = {"type": "Service", "principalId": "dynamodb.amazonaws.com"}
 Invoke = Callable[[dict[str, Any]], Invocation]
@@ -219,8 +220,10 @@ class StreamPoller:
         stream_arn: str,
         delivery: BatchDelivery,
         poll_interval: float = 0.1,
+        ttl: TtlRemovals | None = None,
     ) -> None:
         self.spec = spec
+        self.ttl = ttl
         self.client = streams_client
         self.stream_arn = stream_arn
         self.event_source_arn = aws_stream_arn(stream_arn)
@@ -308,6 +311,8 @@ class StreamPoller:
     def _buffer(self, shard: _Shard, raw_records: list[dict[str, Any]]) -> None:
         for raw in raw_records:
             record = lambda_record(raw, self.event_source_arn)
+            if self.ttl and "userIdentity" not in record and self.ttl.is_ttl_removal(record):
+                record["userIdentity"] = dict(TTL_IDENTITY)  # the local cloud's TTL sweeper deleted it
             if not matches_any(record, self.spec.filter_patterns):
                 self.delivery.stats.records_filtered += 1
                 continue

@@ -140,11 +140,27 @@ def test_path_and_query_reach_the_handler_decoded(probe_cloud: LocalCloud) -> No
 
 
 @pytest.mark.slow
-def test_ttl_deletions_arrive_as_remove_by_the_dynamodb_service(probe_cloud: LocalCloud) -> None:
+@pytest.mark.parametrize("in_index", [True, False], ids=["in-the-gsi", "outside-the-gsi"])
+def test_ttl_deletions_arrive_as_remove_by_the_dynamodb_service(
+    probe_cloud: LocalCloud, in_index: bool
+) -> None:
     key = f"ttl-{uuid.uuid4().hex[:8]}"
-    expired = int(time.time()) - 60
-    requests.put(f"{probe_cloud.api_url}/notes/{key}", json={"expires_at": expired}, timeout=10)
+    note = {"expires_at": int(time.time()) - 60, **({"tag": "t"} if in_index else {})}
+    requests.put(f"{probe_cloud.api_url}/notes/{key}", json=note, timeout=10)
     removed = eventually(lambda: seen(probe_cloud, f"partial#{key}#REMOVE"), timeout=60)
-    assert removed, "DynamoDB Local should delete the expired item and stream a REMOVE"
+    assert removed, "the expired item should be deleted and its REMOVE streamed"
     assert "dynamodb.amazonaws.com" in removed["user_identity"]["S"]
+    assert requests.get(f"{probe_cloud.api_url}/notes/{key}", timeout=10).status_code == 404
     assert seen(probe_cloud, f"bisecting#{key}#REMOVE") is None  # its FilterCriteria admit INSERT only
+
+
+def test_a_users_own_delete_is_not_taken_for_ttl(probe_cloud: LocalCloud) -> None:
+    key = f"del-{uuid.uuid4().hex[:8]}"
+    requests.put(
+        f"{probe_cloud.api_url}/notes/{key}", json={"expires_at": int(time.time()) + 3600}, timeout=10
+    )
+    probe_cloud.client("dynamodb").delete_item(
+        TableName=probe_cloud.outputs["NotesTableName"], Key={"id": {"S": key}}
+    )
+    removed = eventually(lambda: seen(probe_cloud, f"partial#{key}#REMOVE"), timeout=30)
+    assert removed["user_identity"] == {"S": "None"}
