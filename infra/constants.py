@@ -29,6 +29,8 @@ OUTPUT_COUNTER_SHARDS_TABLE = "CounterShardsTableName"
 OUTPUT_COUNTERS_TABLE = "CountersTableName"
 OUTPUT_COUNTER_IDEMPOTENCY_TABLE = "CounterIdempotencyTableName"
 OUTPUT_COUNTER_ROLLUP_FAILURES = "CounterRollupFailureQueueUrl"
+# Seed 003 IP lookup (infra/constructs/ip_lookup.py).
+OUTPUT_IP_RANGES_TABLE = "IpRangesTableName"
 # Seed 004 data models (infra/constructs/models_workshop.py).
 OUTPUT_DEVICE_LOGS_TABLE = "DeviceLogsTableName"
 OUTPUT_CARTS_TABLE = "CartsTableName"
@@ -36,3 +38,8 @@ OUTPUT_DOCUMENTS_TABLE = "DocumentsTableName"
 OUTPUT_LOCKERS_TABLE = "LockersTableName"
 OUTPUT_CAMPAIGN_USERS_TABLE = "CampaignUsersTableName"
 OUTPUT_WORKSHOP_BUCKET = "WorkshopBucketName"
+# OLAP export (infra/constructs/olap.py): the bucket, the exported tables (JSON: key -> table ARN), Athena.
+OUTPUT_OLAP_BUCKET = "OlapBucketName"
+OUTPUT_OLAP_TABLES = "OlapTables"
+OUTPUT_OLAP_DATABASE = "OlapDatabaseName"
+OUTPUT_OLAP_WORKGROUP = "OlapWorkGroupName"

@@ -11,7 +11,9 @@ from constructs import Construct
 
 from infra import constants
 from infra.constructs.forum_orders_businesses import BusinessesModel, ForumModel, OrdersModel
+from infra.constructs.ip_lookup import IpLookup, LookupCache
 from infra.constructs.models_workshop import ModelsWorkshop
+from infra.constructs.olap import OlapExport
 from infra.constructs.page_tokens import PageTokenKey
 from infra.constructs.service_api import ApiAuth, Route, ServiceApi
 from infra.constructs.service_function import ServiceFunction, SharedLayers
@@ -53,13 +55,24 @@ class TatamiStack(Stack):
         )
         # Each service adds its tables, functions and routes; list its Lambda package for the docs.
         service_packages: list[str] = []
-        ShardedCounters(self, "Counters", shared=self.shared)
+        counters = ShardedCounters(self, "Counters", shared=self.shared)
         service_packages.append("counters")
         ForumModel(self, "ForumModel", shared=self.shared)
-        OrdersModel(self, "OrdersModel", shared=self.shared)
+        orders = OrdersModel(self, "OrdersModel", shared=self.shared)
         BusinessesModel(self, "BusinessesModel", shared=self.shared)
-        ModelsWorkshop(self, "Workshop", shared=self.shared)
+        workshop = ModelsWorkshop(self, "Workshop", shared=self.shared)
         service_packages.append("models")
+        ip_cache = LookupCache.from_context(self.node.try_get_context("tatami"))  # off unless cdk.json asks
+        ip_lookup = IpLookup(self, "IpLookup", self.shared, cache=ip_cache)
+        service_packages.append("ip_lookup")
+        # Analytics read exports of the services' tables (seed 004: OLAP goes out through S3).
+        olap_tables = {
+            "counter_shards": counters.shards,
+            "ip_ranges": ip_lookup.table,
+            "device_logs": workshop.device_logs,
+            "orders": orders.orders,
+        }
+        OlapExport(self, "Olap", self.shared, tables=olap_tables)
         self._add_docs(service_packages)
         CfnOutput(self, constants.OUTPUT_API_URL, value=api.rest_api.url)
         CfnOutput(self, constants.OUTPUT_OPENAPI_URL, value=api.rest_api.url_for_path("/openapi.json"))

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import click
 
+from tatami.commands.export import export
+from tatami.commands.load_ip import load_ip
 from tatami.commands.local import local
+from tatami.commands.olap import olap
 from tatami.commands.zplan import zplan
 
-COMMANDS: list[click.Command] = [local, zplan]
+COMMANDS: list[click.Command] = [local, zplan, load_ip, export, olap]

@@ -22,6 +22,7 @@ class Stack:
     name: str
     template: dict[str, Any]
     asset_dirs: dict[str, Path]  # asset hash (the S3 object key without .zip) -> folder in cdk.out
+    construct_paths: dict[str, str] = field(default_factory=dict)  # logical id -> e.g. Tatami/Olap/Rule
 
     def resources(self, *types: str) -> Iterator[tuple[str, dict[str, Any]]]:
         for logical_id, resource in self.template.get("Resources", {}).items():
@@ -119,10 +120,26 @@ def read_stacks(cdk_out: Path) -> list[Stack]:
             name=artifact.get("displayName", name),
             template=json.loads((cdk_out / artifact["properties"]["templateFile"]).read_text()),
             asset_dirs=asset_dirs,
+            construct_paths=_construct_paths(cdk_out, artifact),
         )
         for name, artifact in artifacts.items()
         if artifact["type"] == "aws:cloudformation:stack"
     ]
+
+
+def _construct_paths(cdk_out: Path, artifact: dict[str, Any]) -> dict[str, str]:
+    """Logical id -> construct path, from the stack's metadata: `python app.py` writes it there always,
+    while the template's `aws:cdk:path` only comes with the CDK CLI (path metadata)."""
+    metadata = dict(artifact.get("metadata") or {})
+    extra = artifact.get("additionalMetadataFile")
+    if extra and (cdk_out / extra).is_file():
+        metadata.update(json.loads((cdk_out / extra).read_text()))
+    return {
+        str(entry["data"]): path.strip("/")
+        for path, entries in metadata.items()
+        for entry in entries
+        if entry.get("type") == "aws:cdk:logicalId"
+    }
 
 
 def _asset_dirs(cdk_out: Path, assets_manifest: Path) -> dict[str, Path]:
@@ -159,7 +176,8 @@ def load_assembly(cdk_out: Path) -> Assembly:
             if mapping is not None:
                 assembly.stream_mappings.append(mapping)
         for logical_id, props in stack.resources("AWS::Events::Rule"):
-            path = stack.template["Resources"][logical_id].get("Metadata", {}).get("aws:cdk:path", "")
+            metadata = stack.template["Resources"][logical_id].get("Metadata", {})
+            path = metadata.get("aws:cdk:path") or stack.construct_paths.get(logical_id, "")
             assembly.rules.append(_rule(stack, logical_id, path.removesuffix("/Resource"), props))
     return assembly
 

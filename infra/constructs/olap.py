@@ -1,0 +1,225 @@
+"""OLAP export (seed 004): DynamoDB is for OLTP; analytics read a point-in-time export in S3.
+
+`OlapExport` takes the tables to export (by key, see lambdas/olap/tables.py) and builds the export
+bucket (private, TLS only, encrypted, access-logged; exports move to Infrequent Access after 30 days
+and Glacier Instant Retrieval after 90), the export function on an hourly schedule (it starts a
+full export a day and publishes finished ones to Glue; `tatami export` runs it on demand), and the
+Athena catalog (olap_catalog.py). Every exported table must have point-in-time recovery.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import jsii
+from aws_cdk import Aws, CfnOutput, Duration, Stack
+from aws_cdk import aws_dynamodb as dynamodb
+from aws_cdk import aws_events as events
+from aws_cdk import aws_events_targets as targets
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_s3 as s3
+from cdk_nag import NagPackSuppression, NagSuppressions
+from constructs import Construct, IValidation
+
+from infra import constants
+from infra.constructs.models_workshop_storage import private_bucket
+from infra.constructs.olap_catalog import RESULTS_PREFIX, OlapCatalog
+from infra.constructs.service_function import ServiceFunction
+from infra.constructs.shared import Shared
+from olap import settings as env
+from olap.layout import table_prefix
+from olap.tables import exported_table
+
+CHECK_EVERY = Duration.hours(1)
+FULL_EVERY = Duration.days(1)
+KEEP_EXPORTS = Duration.days(365)
+
+
+@dataclass(frozen=True, slots=True)
+class OlapSettings:
+    """How often the schedule looks (`check_every`), exports fully and incrementally, and keeps exports."""
+
+    check_every: Duration = CHECK_EVERY
+    full_every: Duration = FULL_EVERY
+    incremental_every: Duration | None = None  # e.g. Duration.hours(1): the changes since the last export
+    keep_exports: Duration | None = KEEP_EXPORTS
+
+    def __post_init__(self) -> None:
+        if self.full_every.to_hours() < self.check_every.to_hours():
+            raise ValueError("full_every must be at least check_every (the schedule looks every check_every)")
+        if self.incremental_every is not None and not 0.25 <= self.incremental_every.to_hours() <= 24:
+            raise ValueError("incremental_every must be within 15 minutes..24 hours (DynamoDB's window)")
+
+
+class OlapExport(Construct):
+    """Export `tables` (key -> table) to S3 for Athena; `bucket`, `function`, `catalog` and `rule`."""
+
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        shared: Shared,
+        *,
+        tables: Mapping[str, dynamodb.TableV2],
+        settings: OlapSettings | None = None,
+    ) -> None:
+        super().__init__(scope, construct_id)
+        settings = settings or OlapSettings()
+        for key in tables:
+            exported_table(key)  # an unknown key fails here, naming the known ones
+        self.tables = dict(tables)
+        self.node.add_validation(_NeedsPointInTimeRecovery(self.tables))
+        self.bucket = self._bucket(settings)
+        prefixes = {key: table_prefix(env.DEFAULT_PREFIX, key) for key in tables}
+        self.catalog = OlapCatalog(self, "Catalog", bucket=self.bucket, tables=prefixes)
+        self.function = self._function(shared, settings)
+        self._grant()
+        self.rule = events.Rule(
+            self,
+            "ExportSchedule",
+            schedule=events.Schedule.rate(settings.check_every),
+            description="tatami: start due DynamoDB exports, publish finished ones to Glue",
+            targets=[
+                targets.LambdaFunction(self.function, retry_attempts=2, max_event_age=Duration.hours(1))
+            ],
+        )
+        self._outputs()
+
+    def _bucket(self, settings: OlapSettings) -> s3.Bucket:
+        logs = private_bucket(
+            self, "AccessLogs", lifecycle_rules=[s3.LifecycleRule(expiration=Duration.days(90))]
+        )
+        to_cheaper = [
+            s3.Transition(
+                storage_class=s3.StorageClass.INFREQUENT_ACCESS, transition_after=Duration.days(30)
+            ),
+            s3.Transition(
+                storage_class=s3.StorageClass.GLACIER_INSTANT_RETRIEVAL, transition_after=Duration.days(90)
+            ),
+        ]
+        return private_bucket(
+            self,
+            "Bucket",
+            server_access_logs_bucket=logs,
+            server_access_logs_prefix="olap/",
+            lifecycle_rules=[
+                s3.LifecycleRule(abort_incomplete_multipart_upload_after=Duration.days(1)),
+                s3.LifecycleRule(
+                    prefix=f"{env.DEFAULT_PREFIX}/", transitions=to_cheaper, expiration=settings.keep_exports
+                ),
+                s3.LifecycleRule(prefix=RESULTS_PREFIX, expiration=Duration.days(30)),
+            ],
+        )
+
+    def _function(self, shared: Shared, settings: OlapSettings) -> ServiceFunction:
+        incremental = settings.incremental_every.to_hours() if settings.incremental_every else 0
+        return ServiceFunction(
+            self,
+            "ExportFunction",
+            layers=shared.layers,
+            service="olap",
+            handler="olap.handler.handler",
+            # A run only calls the export API in AWS; on the local cloud it scans into the local S3.
+            timeout=Duration.minutes(5),
+            environment={
+                env.TABLES_ENV: Stack.of(self).to_json_string(
+                    {k: t.table_arn for k, t in self.tables.items()}
+                ),
+                env.BUCKET_ENV: self.bucket.bucket_name,
+                env.PREFIX_ENV: env.DEFAULT_PREFIX,
+                env.DATABASE_ENV: self.catalog.database_name,
+                env.FULL_EVERY_ENV: str(settings.full_every.to_hours()),
+                env.INCREMENTAL_EVERY_ENV: str(incremental),
+            },
+            description="tatami OLAP: starts DynamoDB exports to S3 and points Glue at the newest",
+        )
+
+    def _grant(self) -> None:
+        # On the tables themselves only: `table.grant` would add their indexes, which exports never read.
+        arns = [table.table_arn for table in self.tables.values()]
+        iam.Grant.add_to_principal(
+            grantee=self.function, actions=["dynamodb:ExportTableToPointInTime"], resource_arns=arns
+        )
+        exports = [f"{table.table_arn}/export/*" for table in self.tables.values()]
+        self.function.add_to_role_policy(
+            iam.PolicyStatement(actions=["dynamodb:DescribeExport"], resources=exports)
+        )
+        # Which exports exist is read from the export folders (ListExports allows no resource scoping).
+        self.function.add_to_role_policy(
+            iam.PolicyStatement(
+                actions=["s3:ListBucket"],
+                resources=[self.bucket.bucket_arn],
+                conditions={"StringLike": {"s3:prefix": [f"{env.DEFAULT_PREFIX}/*"]}},
+            )
+        )
+        # DynamoDB writes the export with the caller's permissions on the bucket.
+        self.bucket.grant_put(self.function, f"{env.DEFAULT_PREFIX}/*")
+        self.bucket.grant_put_acl(self.function, f"{env.DEFAULT_PREFIX}/*")
+        glue_arn = f"arn:{Aws.PARTITION}:glue:{Aws.REGION}:{Aws.ACCOUNT_ID}"
+        database = self.catalog.database_name
+        glue_resources = [f"{glue_arn}:catalog", f"{glue_arn}:database/{database}"] + [
+            f"{glue_arn}:table/{database}/{name}" for name in self.catalog.table_names.values()
+        ]
+        self.function.add_to_role_policy(
+            iam.PolicyStatement(actions=["glue:GetTable", "glue:UpdateTable"], resources=glue_resources)
+        )
+        _suppress_wildcards(self.function)
+
+    def _outputs(self) -> None:
+        stack = Stack.of(self)
+        tables = stack.to_json_string({key: table.table_arn for key, table in self.tables.items()})
+        CfnOutput(stack, constants.OUTPUT_OLAP_BUCKET, value=self.bucket.bucket_name)
+        CfnOutput(
+            stack, constants.OUTPUT_OLAP_TABLES, value=tables, description="exported tables: key -> ARN"
+        )
+        CfnOutput(stack, constants.OUTPUT_OLAP_DATABASE, value=self.catalog.database_name)
+        CfnOutput(stack, constants.OUTPUT_OLAP_WORKGROUP, value=self.catalog.work_group_name)
+
+
+def _suppress_wildcards(function: ServiceFunction) -> None:
+    NagSuppressions.add_resource_suppressions(
+        function,
+        [
+            NagPackSuppression(
+                id="AwsSolutions-IAM5",
+                reason="Export ARNs are generated per export (<table ARN>/export/<id>): DescribeExport is "
+                "granted on the exports of the exported tables only.",
+                applies_to=[{"regex": "/^Resource::<.+\\.Arn>\\/export\\/\\*$/g"}],
+            ),
+            NagPackSuppression(
+                id="AwsSolutions-IAM5",
+                reason="DynamoDB writes exports with the caller's S3 permissions: object writes are scoped "
+                "to the exports/ prefix of the OLAP bucket; CDK's object action groups end in '*' by design.",
+                applies_to=[
+                    {"regex": "/^Action::s3:.+\\*$/g"},
+                    {"regex": "/^Resource::<.+\\.Arn>\\/exports\\/\\*$/g"},
+                ],
+            ),
+        ],
+        apply_to_children=True,
+    )
+
+
+@jsii.implements(IValidation)
+class _NeedsPointInTimeRecovery:
+    """Synthesis fails naming any exported table without point-in-time recovery (exports need it)."""
+
+    def __init__(self, tables: Mapping[str, dynamodb.TableV2]) -> None:
+        self.tables = tables
+
+    def validate(self) -> list[str]:
+        return [
+            f"OlapExport: table {key!r} has no point-in-time recovery; ExportTableToPointInTime needs it"
+            for key, table in self.tables.items()
+            if not _has_pitr(table)
+        ]
+
+
+def _has_pitr(table: dynamodb.TableV2) -> bool:
+    replicas: Any = Stack.of(table).resolve(getattr(table.node.default_child, "replicas", None)) or []
+    return bool(replicas) and all(
+        (replica.get("pointInTimeRecoverySpecification") or {}).get("pointInTimeRecoveryEnabled") is True
+        for replica in replicas
+    )

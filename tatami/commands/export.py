@@ -1,0 +1,114 @@
+"""`tatami export [--local] [--table KEY ...] [--incremental|--auto] [--wait]`: export tables to S3 now.
+
+In AWS it asks DynamoDB for point-in-time exports (what the hourly schedule does) and, with
+--wait, waits for them and points the Glue tables at the new data. Locally it makes the same layout
+with a parallel scan of DynamoDB Local into the local cloud's S3, synchronously.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from typing import Any
+
+import click
+
+from infra.constants import OUTPUT_OLAP_BUCKET, OUTPUT_OLAP_DATABASE, OUTPUT_OLAP_TABLES
+from olap.exceptions import OlapError
+from olap.exports import COMPLETED, FULL, RUNNING, TableExports
+from olap.glue import publish, s3_location
+from olap.run import Outcome, run_aws, run_local
+from olap.settings import ExportSettings
+from olap.tables import TABLES
+from tatami.target import Target, TargetError, resolve_target
+
+WAIT_POLL_SECONDS = 15.0
+
+
+def settings_of(target: Target) -> ExportSettings:
+    """The export's settings from the stack outputs (the function reads the same from its environment)."""
+    return ExportSettings(
+        tables=json.loads(target.output(OUTPUT_OLAP_TABLES)),
+        bucket=target.output(OUTPUT_OLAP_BUCKET),
+        database=target.outputs.get(OUTPUT_OLAP_DATABASE, ""),
+    )
+
+
+@click.command("export")
+@click.option("--local", is_flag=True, help="Export the running local cloud's tables (a parallel scan).")
+@click.option(
+    "--table", "tables", multiple=True, type=click.Choice(list(TABLES)), help="Only this table (repeatable)."
+)
+@click.option(
+    "--kind",
+    type=click.Choice(["full", "incremental", "auto"]),
+    default="full",
+    show_default=True,
+    help="incremental: changes since the newest export (AWS only); auto: what the schedule would do.",
+)
+@click.option("--wait", is_flag=True, help="AWS: wait for the exports, then point Athena at them.")
+@click.option(
+    "--segments", default=4, show_default=True, type=click.IntRange(1, 64), help="Local scan threads."
+)
+@click.option("--no-progress", is_flag=True, help="No progress bars.")
+def export(
+    local: bool, tables: tuple[str, ...], kind: str, wait: bool, segments: int, no_progress: bool
+) -> None:
+    """Export tables to S3 for analytics (Athena in AWS, `tatami olap --local` here).
+
+    Each table lands under exports/<table>/AWSDynamoDB/<export id>/ in the OLAP bucket: data/*.json.gz
+    (one DynamoDB JSON item per line), manifest-files.json and manifest-summary.json. A rerun makes a
+    new export; readers use the newest complete one.
+    """
+    try:
+        target = resolve_target(local)
+        settings = settings_of(target).select(tables)
+        if target.is_local:
+            outcomes = run_local(
+                settings,
+                target.client("dynamodb"),
+                target.client("s3"),
+                kind=kind,
+                segments=segments,
+                progress=not no_progress,
+            )
+        else:
+            outcomes = _export_aws(target, settings, kind, wait)
+    except (OlapError, TargetError) as exc:
+        raise click.ClickException(str(exc)) from None
+    for outcome in outcomes:
+        click.echo(outcome.line())
+    if any(outcome.action == "failed" for outcome in outcomes):
+        raise click.ClickException("some exports failed (see above)")
+
+
+def _export_aws(target: Target, settings: ExportSettings, kind: str, wait: bool) -> list[Outcome]:
+    exports = TableExports(target.client("dynamodb"), target.client("s3"))
+    glue = target.client("glue")
+    outcomes = run_aws(settings, exports, glue, kind=kind, seed=f"cli-{uuid.uuid4()}")
+    if wait:
+        for outcome in outcomes:
+            if outcome.export_arn:
+                _wait(exports, glue, settings, outcome)
+    return outcomes
+
+
+def _wait(exports: TableExports, glue: Any, settings: ExportSettings, outcome: Outcome) -> None:
+    """Poll until the export ends; a finished full export becomes what Athena reads."""
+    assert outcome.export_arn is not None
+    started = time.monotonic()
+    record = exports.describe(outcome.export_arn)
+    while record.status == RUNNING:
+        click.echo(f"{outcome.table}: running for {time.monotonic() - started:,.0f} s ...", err=True)
+        time.sleep(WAIT_POLL_SECONDS)
+        record = exports.describe(outcome.export_arn)
+    outcome.seconds = time.monotonic() - started
+    if record.status != COMPLETED:
+        outcome.action, outcome.reason = "failed", record.failure or record.status
+        return
+    outcome.items = record.item_count
+    if record.kind == FULL and settings.database and record.data_folder:
+        location = s3_location(settings.bucket, record.data_folder)
+        if publish(glue, settings.database, f"raw_{outcome.table}", location):
+            outcome.published = location

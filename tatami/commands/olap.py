@@ -1,0 +1,114 @@
+"""`tatami olap [--local] "SQL"` or `tatami olap --named NAME`: query the newest exports.
+
+Locally DuckDB reads the local cloud's newest full export of each table (downloaded once into a
+cache); in AWS Athena reads the Glue tables in the stack's workgroup. Both see the same views
+(`counter_shards`, `ip_ranges`, `device_logs`, `orders`) and run the same named queries.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from infra.constants import (
+    OUTPUT_OLAP_BUCKET,
+    OUTPUT_OLAP_DATABASE,
+    OUTPUT_OLAP_TABLES,
+    OUTPUT_OLAP_WORKGROUP,
+)
+from olap.catalog import named_queries, views, with_views
+from olap.layout import table_prefix
+from olap.settings import DEFAULT_PREFIX
+from tatami.local.state import DEFAULT_WORK_DIR
+from tatami.olap import athena, duck
+from tatami.olap.exports import ExportReadError, FetchedExport, fetch, latest_summary
+from tatami.olap.render import FORMATS, render
+from tatami.target import Target, TargetError, resolve_target
+
+CACHE_DIR = DEFAULT_WORK_DIR / "olap-cache"
+
+
+def _help() -> str:
+    lines = [
+        "Run SQL (or a named query) over the newest export of each table.",
+        "",
+        f"Views: {', '.join(views())} (columns: lambdas/olap/views/*.sql).",
+        "",
+        "\b",
+        "Named queries (--named NAME):",
+        *(f"  {query.name}: {query.description}" for query in named_queries().values()),
+    ]
+    return "\n".join(lines)
+
+
+@click.command("olap", help=_help())
+@click.argument("sql", required=False)
+@click.option("--named", type=click.Choice(list(named_queries())), help="Run a named query instead of SQL.")
+@click.option(
+    "--local", is_flag=True, help="DuckDB over the running local cloud's exports (else Athena in AWS)."
+)
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@click.option("--show-sql", is_flag=True, help="Print the SQL as the engine gets it, and run nothing.")
+@click.option(
+    "--cache-dir",
+    type=click.Path(path_type=Path),
+    default=CACHE_DIR,
+    show_default=True,
+    help="Local export copies.",
+)
+def olap(sql: str | None, named: str | None, local: bool, fmt: str, show_sql: bool, cache_dir: Path) -> None:
+    if (sql is None) == (named is None):
+        raise click.UsageError("give either SQL or --named NAME (see `tatami olap --help`)")
+    query = named_queries()[named].sql if named else str(sql)
+    if show_sql:
+        click.echo(query if local else with_views(query))
+        return
+    try:
+        target = resolve_target(local)
+        columns, rows = _local(target, query, cache_dir) if target.is_local else _athena(target, query)
+    except (TargetError, ExportReadError, athena.AthenaQueryError) as exc:
+        raise click.ClickException(str(exc)) from None
+    except duck.Error as exc:
+        raise click.ClickException(f"DuckDB: {exc}") from None
+    click.echo(render(columns, rows, fmt))
+
+
+def fetch_latest(target: Target, cache_dir: Path) -> dict[str, FetchedExport]:
+    """Table key -> its newest full export in the local cloud's S3, downloaded into `cache_dir`."""
+    s3, bucket = target.client("s3"), target.output(OUTPUT_OLAP_BUCKET)
+    fetched = {}
+    for table in json.loads(target.output(OUTPUT_OLAP_TABLES)):
+        summary = latest_summary(s3, bucket, table_prefix(DEFAULT_PREFIX, table))
+        if summary is not None:
+            fetched[table] = fetch(s3, bucket, table, summary, cache_dir)
+    return fetched
+
+
+def _local(target: Target, sql: str, cache_dir: Path) -> duck.Result:
+    fetched = fetch_latest(target, cache_dir)
+    if not fetched:
+        raise click.ClickException(
+            "the local cloud has no export yet: run `tatami export --local` "
+            "(or `tatami local fire ExportSchedule`)"
+        )
+    for export in fetched.values():
+        when = export.summary.get("exportTime", "?")
+        click.echo(
+            f"{export.table}: export {export.export_id} of {when}, {export.item_count:,} items", err=True
+        )
+    missing = sorted(set(views()) - set(fetched))
+    if missing:
+        click.echo(f"no export yet of {', '.join(missing)}: their views are empty", err=True)
+    connection = duck.connect({table: export.paths for table, export in fetched.items()})
+    return duck.run(connection, sql)
+
+
+def _athena(target: Target, sql: str) -> athena.Result:
+    return athena.run(
+        target.client("athena"),
+        sql,
+        target.output(OUTPUT_OLAP_DATABASE),
+        target.output(OUTPUT_OLAP_WORKGROUP),
+    )

@@ -1,0 +1,69 @@
+"""A fresh ranges table on the session's DynamoDB Local for each test, and helpers to load it."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from infra.constants import OUTPUT_IP_RANGES_TABLE
+from ip_lookup.lookup import PointerCache
+from ip_lookup.repository import RangesTable
+from tatami.ip_loader.load import LoadOptions, LoadSummary, load, prepare
+from tatami.ip_loader.store import RangesStore
+from tatami.target import Target
+from tests.unit.ip_lookup.ranges_oracle import Range, write_csv
+
+
+@dataclass
+class Ranges:
+    """One table: the loader's store, the function's repository, and a place for CSV files."""
+
+    target: Target
+    name: str
+    folder: Path
+
+    @property
+    def client(self) -> Any:
+        return self.target.client("dynamodb")
+
+    def store(self, client: Any = None) -> RangesStore:
+        return RangesStore(client or self.client, self.name)
+
+    def table(self) -> RangesTable:
+        return RangesTable(self.name, self.client)
+
+    def cache(self, ttl: float = 0.0) -> PointerCache:
+        return PointerCache(self.table(), ttl)
+
+    def csv(self, ranges: Iterable[Range], name: str = "ranges.csv") -> Path:
+        return write_csv(self.folder / name, ranges)
+
+    def load(self, path: Path, client: Any = None, **options: Any) -> LoadSummary:
+        options.setdefault("grace", 0)
+        return load(prepare([path]), self.store(client), LoadOptions(**options))
+
+    def scan_keys(self) -> list[str]:
+        items = self.client.scan(TableName=self.name, ProjectionExpression="pk")["Items"]
+        return sorted(item["pk"]["S"] for item in items)
+
+
+@pytest.fixture
+def ranges(dynamodb_local: str, tmp_path: Path) -> Ranges:
+    name = f"ranges-{uuid.uuid4().hex[:8]}"
+    target = Target("test", {OUTPUT_IP_RANGES_TABLE: name}, dynamodb_local, None)
+    # The template's key schema (tests/infra/test_ip_lookup.py checks the template says the same).
+    target.client("dynamodb").create_table(
+        TableName=name,
+        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+        AttributeDefinitions=[
+            {"AttributeName": "pk", "AttributeType": "S"},
+            {"AttributeName": "sk", "AttributeType": "B"},
+        ],
+        BillingMode="PAY_PER_REQUEST",
+    )
+    return Ranges(target, name, tmp_path)

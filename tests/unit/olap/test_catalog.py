@@ -1,0 +1,64 @@
+"""The shared SQL: a view per exported table, named queries over the views only, in a portable subset,
+and the WITH form Athena runs. Every view and query also runs in DuckDB over empty exports."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from olap.catalog import named_queries, views, views_used, with_views
+from olap.tables import TABLES
+from tatami.olap import duck
+
+# DuckDB-only (or Trino-only) syntax the shared files must not use.
+NOT_PORTABLE = [
+    r"::",
+    r"`",
+    r"\bILIKE\b",
+    r"\bQUALIFY\b",
+    r"\bstruct_pack\b",
+    r"\blist_\w+",
+    r"\[\s*'",
+    r'"\w+"\s*:',
+]
+
+
+@pytest.mark.parametrize("name", sorted(named_queries()))
+def test_named_queries_read_views_only_and_describe_themselves(name: str) -> None:
+    query = named_queries()[name]
+    assert query.description and not query.description.startswith("-")
+    assert views_used(query.sql), "a named query reads at least one view"
+    assert not re.search(r"\braw_\w+", query.sql), "named queries read the views, never the raw exports"
+
+
+@pytest.mark.parametrize("text", [*views().values(), *(q.sql for q in named_queries().values())])
+def test_the_sql_stays_in_the_common_subset_of_athena_and_duckdb(text: str) -> None:
+    code = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("--"))
+    for pattern in NOT_PORTABLE:
+        assert not re.search(pattern, code, re.IGNORECASE), pattern
+
+
+def test_every_view_and_named_query_runs_in_duckdb_on_empty_exports() -> None:
+    connection = duck.connect({})
+    for table in TABLES:
+        assert duck.run(connection, f"SELECT * FROM {table}")[1] == []
+    for query in named_queries().values():
+        columns, rows = duck.run(connection, query.sql)
+        assert columns and rows == []
+
+
+def test_the_athena_form_defines_the_views_a_query_uses_and_runs_unchanged_in_duckdb() -> None:
+    sql = named_queries()["orders_per_status"].sql
+    athena = with_views(sql)
+    assert athena.startswith("WITH orders AS (\nSELECT") and athena.endswith(sql)
+    assert "counter_shards AS" not in athena
+    connection = duck.connect({})  # the CTE shadows DuckDB's view of the same name: same answer
+    assert duck.run(connection, athena) == duck.run(connection, sql)
+
+
+def test_a_query_with_its_own_with_clause_gets_the_views_added_to_it() -> None:
+    sql = "WITH big AS (SELECT * FROM orders WHERE total > 10) SELECT COUNT(*) FROM big"
+    athena = with_views(sql)
+    assert athena.startswith("WITH orders AS (") and "),\nbig AS (SELECT" in athena
+    assert duck.run(duck.connect({}), athena)[1] == [(0,)]

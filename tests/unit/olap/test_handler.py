@@ -1,0 +1,89 @@
+"""The export function's wiring: the event picks tables and kind, the environment picks the path,
+and a failed table fails the invocation after the others were done."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from olap import handler as export_handler
+from olap.exceptions import ExportError, SettingsError
+from olap.run import Outcome
+
+ENV = {
+    "OLAP_TABLES": json.dumps({"orders": "arn:t/Orders", "device_logs": "arn:t/Logs"}),
+    "OLAP_BUCKET": "olap-bucket",
+    "OLAP_DATABASE": "tatami_olap",
+    "OLAP_FULL_EVERY_HOURS": "24",
+    "POWERTOOLS_METRICS_NAMESPACE": "Tatami",
+    "POWERTOOLS_SERVICE_NAME": "olap",
+}
+
+
+@dataclass
+class FakeContext:
+    function_name: str = "olap-export"
+    memory_limit_in_mb: int = 512
+    invoked_function_arn: str = "arn:aws:lambda:us-east-1:123456789012:function:olap-export"
+    aws_request_id: str = "req"
+
+
+@pytest.fixture
+def calls(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    for name, value in ENV.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("TATAMI_LOCAL", raising=False)
+    monkeypatch.setattr(export_handler, "client", lambda service: service)
+    # The module's Metrics read their namespace at import, maybe before this test's environment.
+    monkeypatch.setattr(export_handler.metrics.provider, "namespace", "Tatami")
+    seen: list[dict[str, Any]] = []
+
+    def fake_run(path: str) -> Any:
+        def run(settings: Any, *args: Any, **kwargs: Any) -> list[Outcome]:
+            seen.append({"path": path, "tables": list(settings.tables), **kwargs})
+            return [Outcome(key, "skip" if key != "broken" else "failed", "ok") for key in settings.tables]
+
+        return run
+
+    monkeypatch.setattr(export_handler, "run_aws", fake_run("aws"))
+    monkeypatch.setattr(export_handler, "run_local", fake_run("local"))
+    return seen
+
+
+def test_a_scheduled_event_runs_every_table_with_its_event_id_as_the_token_seed(
+    calls: list[dict[str, Any]],
+) -> None:
+    event = {"id": "evt-1", "detail-type": "Scheduled Event", "source": "aws.events"}
+    result = export_handler.handler(event, FakeContext())
+    assert calls == [{"path": "aws", "tables": ["orders", "device_logs"], "kind": "auto", "seed": "evt-1"}]
+    assert result == {
+        "exports": [
+            {"table": "orders", "action": "skip", "reason": "ok"},
+            {"table": "device_logs", "action": "skip", "reason": "ok"},
+        ]
+    }
+
+
+def test_on_the_local_cloud_the_same_event_takes_the_scan_path(
+    calls: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TATAMI_LOCAL", "1")
+    export_handler.handler({"tables": ["orders"], "kind": "full"}, FakeContext())
+    assert calls == [{"path": "local", "tables": ["orders"], "kind": "full"}]
+
+
+@pytest.mark.filterwarnings("ignore:No application metrics")
+def test_unknown_tables_and_failed_tables_fail_the_invocation(
+    calls: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with pytest.raises(SettingsError, match="no exported table"):
+        export_handler.handler({"tables": ["carts"]}, FakeContext())
+    monkeypatch.setenv("OLAP_TABLES", json.dumps({"orders": "arn:t/Orders"}))
+    monkeypatch.setattr(
+        export_handler, "run_aws", lambda *a, **k: [Outcome("orders", "failed", "PITR is off")]
+    )
+    with pytest.raises(ExportError, match="orders: failed \\(PITR is off\\)"):
+        export_handler.handler({}, FakeContext())
