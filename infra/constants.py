@@ -38,6 +38,12 @@ OUTPUT_DOCUMENTS_TABLE = "DocumentsTableName"
 OUTPUT_LOCKERS_TABLE = "LockersTableName"
 OUTPUT_CAMPAIGN_USERS_TABLE = "CampaignUsersTableName"
 OUTPUT_WORKSHOP_BUCKET = "WorkshopBucketName"
+# Seed 004 labs (infra/constructs/labs.py).
+OUTPUT_INVOICES_TABLE = "InvoiceAndBillingTableName"
+OUTPUT_EMPLOYEES_TABLE = "EmployeesTableName"
+OUTPUT_LOGFILE_TABLE = "LogfileTableName"
+OUTPUT_LOGFILE_REPLICA_TABLE = "LogfileReplicaTableName"
+OUTPUT_REPLICATION_FAILURES = "ReplicationFailureQueueUrl"
 # OLAP export (infra/constructs/olap.py): the bucket, the exported tables (JSON: key -> table ARN), Athena.
 OUTPUT_OLAP_BUCKET = "OlapBucketName"
 OUTPUT_OLAP_TABLES = "OlapTables"

@@ -5,10 +5,14 @@ local export. Each page of items goes to `on_page(segment, items)` (items in the
 attribute-value form), in the scanning thread; a checkpoint file records each segment's
 LastEvaluatedKey after its page was handled, so an interrupted run resumes where it stopped
 (a page may be handled twice across a resume, never skipped: handlers must be idempotent).
+The checkpoint also keeps each segment's item count and whatever the handler `stage`s for it
+(e.g. how many bytes it wrote), saved with the key of the same page, so a handler can undo a page
+that was handled but never recorded.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import threading
 import time
@@ -31,6 +35,7 @@ class ScanSummary:
     consumed_rcu: float = 0.0
     seconds: float = 0.0
     resumed_segments: int = 0
+    resumed_items: int = 0  # counted by the runs this one resumed
 
     @property
     def items_per_second(self) -> float:
@@ -45,38 +50,63 @@ class ScanSummary:
 
 @dataclass
 class Checkpoint:
-    """Per-segment progress in a JSON file: {"table", "segments", "keys": {segment: key | "done"}}."""
+    """Per-segment progress in a JSON file: {"table", "segments", "keys": {segment: key | "done"},
+    "counts": {segment: items}, "progress": {segment: what the handler staged}}."""
 
     path: Path
     table: str
     segments: int
     keys: dict[str, Any] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
+    progress: dict[str, Any] = field(default_factory=dict)
+    _staged: dict[str, Any] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
     def open(cls, path: Path, table: str, segments: int) -> Checkpoint:
         """Resume `path` if it belongs to this table and segment count; start afresh otherwise."""
         if path.exists():
-            saved = json.loads(path.read_text())
+            saved = json.loads(path.read_text(), object_hook=_from_json)
             if saved.get("table") == table and saved.get("segments") == segments:
-                return cls(path, table, segments, saved.get("keys", {}))
+                keys, counts = saved.get("keys", {}), saved.get("counts", {})
+                return cls(path, table, segments, keys, counts, saved.get("progress", {}))
         return cls(path, table, segments)
 
     def start_key(self, segment: int) -> Any:
         return self.keys.get(str(segment))
 
-    def record(self, segment: int, key: Any) -> None:
+    def stage(self, segment: int, value: Any) -> None:
+        """Keep `value` for the segment; it is saved by the segment's next `record`, with that key."""
         with self._lock:
-            self.keys[str(segment)] = key if key is not None else "done"
+            self._staged[str(segment)] = value
+
+    def record(self, segment: int, key: Any, items: int = 0) -> None:
+        with self._lock:
+            name = str(segment)
+            self.keys[name] = key if key is not None else "done"
+            self.counts[name] = self.counts.get(name, 0) + items
+            if name in self._staged:
+                self.progress[name] = self._staged.pop(name)
             self.path.parent.mkdir(parents=True, exist_ok=True)
             temporary = self.path.with_suffix(".tmp")
-            temporary.write_text(
-                json.dumps({"table": self.table, "segments": self.segments, "keys": self.keys})
-            )
+            state = {"table": self.table, "segments": self.segments, "keys": self.keys}
+            state |= {"counts": self.counts, "progress": self.progress}
+            temporary.write_text(json.dumps(state, default=_to_json))
             temporary.replace(self.path)
 
     def finish(self) -> None:
         self.path.unlink(missing_ok=True)
+
+
+def _to_json(value: Any) -> Any:
+    """Binary key attributes (a LastEvaluatedKey's B values) as JSON: {"__b64": "..."}."""
+    if isinstance(value, bytes):
+        return {"__b64": base64.b64encode(value).decode()}
+    raise TypeError(f"cannot save {type(value).__name__} in a scan checkpoint")
+
+
+def _from_json(value: dict[str, Any]) -> Any:
+    return base64.b64decode(value["__b64"]) if set(value) == {"__b64"} else value
 
 
 def parallel_scan(
@@ -89,8 +119,12 @@ def parallel_scan(
     projection: str | None = None,
     progress: bool = True,
     page_size: int | None = None,
+    count_only: bool = False,
 ) -> ScanSummary:
     """Scan `table` with `segments` threads (Segment/TotalSegments), resumable through `checkpoint`.
+
+    `count_only` asks DynamoDB for counts (Select=COUNT): pages reach `on_page` without items, and
+    the summary still counts them (the read units are the same; the network carries no items).
 
     >>> parallel_scan(client, "Tatami-Places", 4, lambda segment, items: None)  # doctest: +SKIP
     ScanSummary(segments=4, items=25000, ...)
@@ -102,13 +136,18 @@ def parallel_scan(
         "TotalSegments": segments,
         "ReturnConsumedCapacity": "TOTAL",
     }
+    if projection and count_only:
+        raise ValueError("a count-only scan returns no attributes: drop the projection")
     if projection:
         request["ProjectionExpression"] = projection
+    if count_only:
+        request["Select"] = "COUNT"
     if page_size:
         request["Limit"] = page_size
     total = client.describe_table(TableName=table)["Table"].get("ItemCount") or None
     with tqdm(total=total, unit=" items", desc=f"scan {table}", disable=not progress, leave=False) as bar:
-        scan = _Scan(client, request, on_page, checkpoint, ScanSummary(segments), bar)
+        summary = ScanSummary(segments, resumed_items=sum(checkpoint.counts.values()) if checkpoint else 0)
+        scan = _Scan(client, request, on_page, checkpoint, summary, bar)
         started = time.perf_counter()
         with ThreadPoolExecutor(max_workers=min(segments, 32), thread_name_prefix="scan") as pool:
             for future in [pool.submit(scan.segment, segment) for segment in range(segments)]:
@@ -142,17 +181,18 @@ class _Scan:
                 request["ExclusiveStartKey"] = start_key
             page = self.client.scan(**request)
             items = page.get("Items", [])
+            count = int(page.get("Count", len(items)))  # a count-only page has a Count, no Items
             self.on_page(segment, items)
             start_key = page.get("LastEvaluatedKey")
             if self.checkpoint:
-                self.checkpoint.record(segment, start_key)
-            self._count(items, page.get("ConsumedCapacity", {}).get("CapacityUnits", 0.0))
+                self.checkpoint.record(segment, start_key, count)
+            self._count(count, page.get("ConsumedCapacity", {}).get("CapacityUnits", 0.0))
             if not start_key:
                 return
 
-    def _count(self, items: list[dict[str, Any]], capacity: float) -> None:
+    def _count(self, items: int, capacity: float) -> None:
         with self.lock:
-            self.summary.items += len(items)
+            self.summary.items += items
             self.summary.pages += 1
             self.summary.consumed_rcu += capacity
-            self.bar.update(len(items))
+            self.bar.update(items)

@@ -12,6 +12,7 @@ from constructs import Construct
 from infra import constants
 from infra.constructs.forum_orders_businesses import BusinessesModel, ForumModel, OrdersModel
 from infra.constructs.ip_lookup import IpLookup, LookupCache
+from infra.constructs.labs import EmployeesLab, InvoicesLab, StreamReplica
 from infra.constructs.models_workshop import ModelsWorkshop
 from infra.constructs.olap import OlapExport
 from infra.constructs.page_tokens import PageTokenKey
@@ -73,6 +74,10 @@ class TatamiStack(Stack):
             "orders": orders.orders,
         }
         OlapExport(self, "Olap", self.shared, tables=olap_tables)
+        InvoicesLab(self, "InvoicesLab", shared=self.shared)
+        EmployeesLab(self, "EmployeesLab", shared=self.shared)
+        StreamReplica(self, "ReplicationLab", shared=self.shared)
+        service_packages.append("labs")
         self._add_docs(service_packages)
         CfnOutput(self, constants.OUTPUT_API_URL, value=api.rest_api.url)
         CfnOutput(self, constants.OUTPUT_OPENAPI_URL, value=api.rest_api.url_for_path("/openapi.json"))

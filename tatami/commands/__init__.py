@@ -8,6 +8,7 @@ from tatami.commands.export import export
 from tatami.commands.load_ip import load_ip
 from tatami.commands.local import local
 from tatami.commands.olap import olap
+from tatami.commands.scan import scan
 from tatami.commands.zplan import zplan
 
-COMMANDS: list[click.Command] = [local, zplan, load_ip, export, olap]
+COMMANDS: list[click.Command] = [local, zplan, load_ip, export, olap, scan]

@@ -38,9 +38,10 @@ def _reset_caches() -> None:
     configs._cache.clear()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def aws() -> Iterator[Any]:
-    """moto with the three tables, once per session; tests use names of their own."""
+    """moto with the three tables, once per module; tests use names of their own. Not per session:
+    moto's state is global, and a mock left running would leak into other services' tests."""
     env = {
         **TABLES,
         "AWS_DEFAULT_REGION": "us-east-1",

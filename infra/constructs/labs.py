@@ -1,0 +1,230 @@
+"""Seed 004's hands-on labs: the adjacency list, the employees table and stream replication.
+
+`InvoicesLab` and `EmployeesLab` are a table and one API function each (package `labs`, which
+reuses `models.listing` for pages and read stats). `StreamReplica` copies every change of a source
+table (the workshop's `logfile`) into a replica (`logfile_replica`) through a stream function with
+bisection, bounded retries, partial batch failures and an on-failure queue.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from aws_cdk import CfnOutput, Duration
+from aws_cdk import aws_dynamodb as dynamodb
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_lambda_event_sources as sources
+from aws_cdk import aws_sqs as sqs
+from cdk_nag import NagPackSuppression, NagSuppressions
+from constructs import Construct
+
+from infra import constants
+from infra.constructs.service_api import Route
+from infra.constructs.service_function import ServiceFunction
+from infra.constructs.shared import Shared
+
+S = dynamodb.AttributeType.STRING
+PACKAGES = ("labs", "models")
+INVOICE_ROUTES = [
+    *(Route(method, "/invoices/{id}") for method in ("GET", "PUT", "DELETE")),
+    Route("GET", "/customers/{id}/invoices"),  # {id}: the orders model owns /customers/{id}
+    Route("GET", "/bills/{id}"),
+]
+EMPLOYEE_ROUTES = [
+    Route("GET", "/employees"),
+    Route("GET", "/employees/managers"),
+    *(Route(method, "/employees/{id}") for method in ("GET", "PUT", "DELETE")),
+]
+_INDEX_GRANT = NagPackSuppression(
+    id="AwsSolutions-IAM5",
+    reason="CDK's TableV2 grant adds the table's own GSIs (<table ARN>/index/*): the labs query them; "
+    "the replicator's PutItem cannot act on an index at all.",
+    applies_to=[{"regex": "/^Resource::<.+\\.Arn>\\/index\\/\\*$/g"}],
+)
+
+
+def key(name: str) -> dynamodb.Attribute:
+    return dynamodb.Attribute(name=name, type=S)
+
+
+def index(
+    name: str, partition: str, sort: str | None = None, include: Sequence[str] | None = None
+) -> dynamodb.GlobalSecondaryIndexPropsV2:
+    return dynamodb.GlobalSecondaryIndexPropsV2(
+        index_name=name,
+        partition_key=key(partition),
+        sort_key=key(sort) if sort else None,
+        projection_type=dynamodb.ProjectionType.INCLUDE if include else dynamodb.ProjectionType.ALL,
+        non_key_attributes=list(include) if include else None,
+    )
+
+
+def lab_api(
+    scope: Construct, shared: Shared, lab: str, table: dynamodb.TableV2, table_env: str, routes: list[Route]
+) -> ServiceFunction:
+    """The lab's API function on the shared REST API, with read-write access to its table."""
+    function = ServiceFunction(
+        scope,
+        "Function",
+        layers=shared.layers,
+        service=f"labs-{lab}",
+        handler=f"labs.{lab}.handler.handler",
+        packages=PACKAGES,
+        environment={table_env: table.table_name},
+        description=f"The {lab} lab of seed 004 (REST routes)",
+    )
+    table.grant_read_write_data(function)
+    shared.page_tokens.grant(function)
+    shared.api.add_routes(function, routes)
+    NagSuppressions.add_resource_suppressions(function, [_INDEX_GRANT], apply_to_children=True)
+    return function
+
+
+class InvoicesLab(Construct):
+    """InvoiceAndBilling: the adjacency list (PK, SK) and its inverted index GSI_1 (SK, PK)."""
+
+    def __init__(self, scope: Construct, construct_id: str, *, shared: Shared) -> None:
+        super().__init__(scope, construct_id)
+        self.table = shared.data_table(
+            self,
+            "Table",
+            partition_key=key("PK"),
+            sort_key=key("SK"),
+            global_secondary_indexes=[index("GSI_1", "SK", "PK")],
+        )
+        CfnOutput(self, "TableName", key=constants.OUTPUT_INVOICES_TABLE, value=self.table.table_name)
+        self.function = lab_api(self, shared, "invoices", self.table, "INVOICES_TABLE", INVOICE_ROUTES)
+
+
+class EmployeesLab(Construct):
+    """employees: GSI_1 overloaded, GSI_2 sparse on is_manager, GSI_3 `state#`/`<city>#<dept>`."""
+
+    def __init__(self, scope: Construct, construct_id: str, *, shared: Shared) -> None:
+        super().__init__(scope, construct_id)
+        self.table = shared.data_table(
+            self,
+            "Table",
+            partition_key=key("PK"),
+            sort_key=key("SK"),
+            global_secondary_indexes=[
+                index("GSI_1", "GSI_1_PK", "GSI_1_SK"),
+                index("GSI_2", "is_manager", "name"),  # only managers' master items carry is_manager
+                index("GSI_3", "GSI_3_PK", "GSI_3_SK"),
+            ],
+        )
+        CfnOutput(self, "TableName", key=constants.OUTPUT_EMPLOYEES_TABLE, value=self.table.table_name)
+        self.function = lab_api(self, shared, "employees", self.table, "EMPLOYEES_TABLE", EMPLOYEE_ROUTES)
+
+
+@dataclass(frozen=True, slots=True)
+class ReplicationSettings:
+    """How the replicator consumes the source's stream, and how long tombstones stay."""
+
+    batch_size: int = 100
+    window_seconds: int = 1
+    retry_attempts: int = 10
+    max_record_age_hours: int = 23  # streams keep records 24 hours
+    tombstone_hours: int = 48  # longer than any record older than the tombstone can still arrive
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.batch_size <= 10_000:
+            raise ValueError(f"batch_size {self.batch_size} must be within 1..10000")
+        if not 0 <= self.retry_attempts <= 10_000:
+            raise ValueError(f"retry_attempts {self.retry_attempts} must be within 0..10000 (bounded)")
+        if not 1 <= self.max_record_age_hours <= 24:
+            raise ValueError("max_record_age_hours must be within 1..24 (streams keep 24 hours)")
+        if self.tombstone_hours <= self.max_record_age_hours:
+            raise ValueError("tombstone_hours must exceed max_record_age_hours, or a late record resurrects")
+
+
+class StreamReplica(Construct):
+    """The workshop's logfile and logfile_replica, and the stream function between them."""
+
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        shared: Shared,
+        settings: ReplicationSettings | None = None,
+    ) -> None:
+        super().__init__(scope, construct_id)
+        settings = settings or ReplicationSettings()
+        host_index = index("GSI_1", "GSI_1_PK", include=["bytessent", "requestid", "host"])
+        self.source = shared.data_table(
+            self,
+            "Source",
+            partition_key=key("PK"),
+            global_secondary_indexes=[host_index],
+            dynamo_stream=dynamodb.StreamViewType.NEW_IMAGE,  # REMOVE records carry the keys anyway
+        )
+        self.replica = shared.data_table(
+            self,
+            "Replica",
+            partition_key=key("PK"),
+            global_secondary_indexes=[host_index],
+            time_to_live_attribute="_rep_expires",  # tombstones of deleted items (labs/replication)
+        )
+        self.failures = self._failure_queue()
+        self.function = self._replicator(shared, settings)
+        for output_id, output_key, value in (
+            ("SourceName", constants.OUTPUT_LOGFILE_TABLE, self.source.table_name),
+            ("ReplicaName", constants.OUTPUT_LOGFILE_REPLICA_TABLE, self.replica.table_name),
+            ("FailuresUrl", constants.OUTPUT_REPLICATION_FAILURES, self.failures.queue_url),
+        ):
+            CfnOutput(self, output_id, key=output_key, value=value)
+
+    def _replicator(self, shared: Shared, settings: ReplicationSettings) -> ServiceFunction:
+        function = ServiceFunction(
+            self,
+            "Function",
+            layers=shared.layers,
+            service="labs-replication",
+            handler="labs.replication.handler.handler",
+            packages=PACKAGES,
+            environment={
+                "REPLICA_TABLE": self.replica.table_name,
+                "TOMBSTONE_SECONDS": str(settings.tombstone_hours * 3600),
+                "REPLICATION_FAILURE_QUEUE_URL": self.failures.queue_url,
+            },
+            timeout=Duration.seconds(60),
+            description="Replicates logfile into logfile_replica (conditional on the stream's order)",
+        )
+        self.replica.grant(function, "dynamodb:PutItem")  # conditional puts are all it does
+        NagSuppressions.add_resource_suppressions(function, [_INDEX_GRANT], apply_to_children=True)
+        self.failures.grant_send_messages(function)  # records the replica can never store are parked
+        function.add_event_source(
+            sources.DynamoEventSource(
+                self.source,
+                starting_position=lambda_.StartingPosition.TRIM_HORIZON,
+                batch_size=settings.batch_size,
+                max_batching_window=Duration.seconds(settings.window_seconds),
+                bisect_batch_on_error=True,
+                retry_attempts=settings.retry_attempts,
+                max_record_age=Duration.hours(settings.max_record_age_hours),
+                report_batch_item_failures=True,
+                on_failure=sources.SqsDlq(self.failures),
+            )
+        )
+        return function
+
+    def _failure_queue(self) -> sqs.Queue:
+        queue = sqs.Queue(
+            self,
+            "Failures",
+            enforce_ssl=True,
+            encryption=sqs.QueueEncryption.SQS_MANAGED,
+            retention_period=Duration.days(14),
+        )
+        NagSuppressions.add_resource_suppressions(
+            queue,
+            [
+                NagPackSuppression(
+                    id="AwsSolutions-SQS3",
+                    reason="This queue is the replicator's on-failure destination (its dead-letter queue); "
+                    "cdk-nag does not recognise an event-source on-failure queue as a DLQ.",
+                )
+            ],
+        )
+        return queue

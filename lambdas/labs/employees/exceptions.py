@@ -1,0 +1,19 @@
+"""Errors of the employees lab; SDK errors become these at the repository boundary."""
+
+from __future__ import annotations
+
+
+class EmployeesError(Exception):
+    """Base class of the lab's errors."""
+
+
+class EmployeeNotFoundError(EmployeesError, LookupError):
+    """No employee has this id."""
+
+
+class EmployeeConflictError(EmployeesError):
+    """The employee changed between the read and the write (retry)."""
+
+
+class EmployeesUnavailableError(EmployeesError):
+    """DynamoDB refused a call (throttled, missing table, no permission)."""

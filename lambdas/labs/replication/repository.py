@@ -1,0 +1,97 @@
+"""The replica table (logfile_replica): conditional writes that only move an item forward in time.
+
+Every write is one PutItem with `attribute_not_exists(_rep_seq) OR _rep_seq < :seq`: the first
+version of a key, or a newer one, lands; a duplicate or older record is refused by DynamoDB itself
+(ConditionalCheckFailed), which the replicator counts as already applied. No read before the
+write, so concurrent writers of one key cannot race: whichever version is newest wins.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import cache
+from typing import TYPE_CHECKING
+
+import boto3
+from botocore.config import Config
+from botocore.exceptions import BotoCoreError, ClientError
+
+from labs.replication.exceptions import ReplicaUnavailableError, UnreplicableRecordError
+from labs.replication.records import VERSION, Item, live
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
+
+TABLE_ENV = "REPLICA_TABLE"
+# A stream function has minutes, not an API's seconds; standard retries absorb throttling first.
+_CONFIG = Config(
+    connect_timeout=3,
+    read_timeout=10,
+    retries={"mode": "standard", "max_attempts": 3},
+    max_pool_connections=16,  # the replicator writes with 8 threads
+)
+_NEWER = "attribute_not_exists(#seq) OR #seq < :seq"
+
+
+@cache
+def default_client() -> DynamoDBClient:
+    """The function's DynamoDB client, created on first use and reused across warm starts."""
+    client: DynamoDBClient = boto3.client("dynamodb", config=_CONFIG)
+    return client
+
+
+class ReplicaTable:
+    """Writes versions into the replica; reads hide tombstones.
+
+    >>> replica = ReplicaTable("Tatami-LogfileReplica", client=boto3.client("dynamodb"))  # doctest: +SKIP
+    >>> replica.write({"PK": {"S": "request#1"}, "_rep_seq": {"S": "00...12"}})  # doctest: +SKIP
+    True
+    """
+
+    def __init__(self, table_name: str, client: DynamoDBClient | None = None) -> None:
+        self.table_name, self._client = table_name, client
+
+    @property
+    def client(self) -> DynamoDBClient:
+        return self._client or default_client()
+
+    def write(self, item: Item) -> bool:
+        """Store `item` unless the replica holds its version or a newer one; True if it was stored."""
+        try:
+            self.client.put_item(
+                TableName=self.table_name,
+                Item=item,
+                ConditionExpression=_NEWER,
+                ExpressionAttributeNames={"#seq": VERSION},
+                ExpressionAttributeValues={":seq": item[VERSION]},
+            )
+        except ClientError as exc:
+            code = exc.response["Error"]["Code"]
+            if code == "ConditionalCheckFailedException":
+                return False  # a newer (or this very) version is already there
+            if code == "ValidationException":
+                raise UnreplicableRecordError(f"the replica refuses the item: {exc}") from exc
+            raise ReplicaUnavailableError(f"cannot write the replica: {exc}") from exc
+        except BotoCoreError as exc:
+            raise ReplicaUnavailableError(f"cannot write the replica: {exc}") from exc
+        return True
+
+    def get(self, key: Item) -> Item | None:
+        """The replica's copy of an item as the source has it; None if absent or deleted."""
+        try:
+            response = self.client.get_item(TableName=self.table_name, Key=key, ConsistentRead=True)
+        except (ClientError, BotoCoreError) as exc:
+            raise ReplicaUnavailableError(f"cannot read the replica: {exc}") from exc
+        item = response.get("Item")
+        return live(item) if item else None
+
+
+_default: ReplicaTable | None = None
+
+
+def default_table() -> ReplicaTable:
+    """The function's replica, named by its environment (created once per execution environment)."""
+    global _default
+    if _default is None:
+        _default = ReplicaTable(os.environ[TABLE_ENV])
+    return _default

@@ -1,0 +1,44 @@
+"""The labs' tables as their constructs synthesize them (never a second description), for any tier."""
+
+from __future__ import annotations
+
+import os
+from functools import cache
+from typing import Any
+
+from tatami.local.assembly import TableSpec
+from tatami.local.provision import create_table_request
+
+
+@cache
+def lab_tables() -> dict[str, dict[str, Any]]:
+    """Output key -> the table's CloudFormation properties, from the labs' constructs."""
+    os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
+    import aws_cdk as cdk
+    from aws_cdk import assertions
+
+    from infra.constructs.labs import EmployeesLab, InvoicesLab, StreamReplica
+    from infra.constructs.page_tokens import PageTokenKey
+    from infra.constructs.service_api import ServiceApi
+    from infra.constructs.service_function import SharedLayers
+    from infra.constructs.shared import Shared
+
+    stack = cdk.Stack(cdk.App(), "Labs")
+    shared = Shared(SharedLayers(stack, "Layers"), ServiceApi(stack, "Api"), PageTokenKey(stack, "Tokens"))
+    InvoicesLab(stack, "InvoicesLab", shared=shared)
+    EmployeesLab(stack, "EmployeesLab", shared=shared)
+    StreamReplica(stack, "ReplicationLab", shared=shared)
+    template = assertions.Template.from_stack(stack).to_json()
+    resources = template["Resources"]
+    return {
+        output_key: resources[output["Value"]["Ref"]]["Properties"]
+        for output_key, output in template["Outputs"].items()
+        if isinstance(output["Value"], dict)
+        and resources.get(output["Value"].get("Ref"), {}).get("Type") == "AWS::DynamoDB::GlobalTable"
+    }
+
+
+def create_lab_table(client: Any, output_key: str, prefix: str) -> str:
+    spec = TableSpec(output_key, f"{prefix}-{output_key.removesuffix('TableName')}", lab_tables()[output_key])
+    client.create_table(**create_table_request(spec))
+    return spec.name

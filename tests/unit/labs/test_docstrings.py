@@ -1,0 +1,22 @@
+"""The `>>>` examples of the labs' modules that need no AWS run as written."""
+
+from __future__ import annotations
+
+import doctest
+from types import ModuleType
+
+import pytest
+
+from labs.employees import items as employee_items
+from labs.employees import models as employee_models
+from labs.employees import queries
+from labs.invoices import items as invoice_items
+from labs.replication import parking, records
+
+MODULES = [employee_items, employee_models, queries, invoice_items, records, parking]
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)
+def test_examples(module: ModuleType) -> None:
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
