@@ -9,120 +9,21 @@ locally (there are no credentials to check them against); API keys only need to 
 
 from __future__ import annotations
 
-import base64
-import json
 import threading
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from tatami.local.functions import Invocation
-from tatami.local.routes import Route, RouteTable
+from tatami.local.proxy import Reply, RequestData, message, proxy_event, proxy_reply
+from tatami.local.routes import RouteTable
 
 MAX_PAYLOAD_BYTES = 10 * 1024 * 1024
 INTEGRATION_TIMEOUT_SECONDS = 29.0
 Invoke = Callable[[str, dict[str, Any], float], Invocation]
-
-
-@dataclass(frozen=True)
-class Reply:
-    status: int
-    body: bytes
-    headers: tuple[tuple[str, str], ...] = (("Content-Type", "application/json"),)
-
-
-def message(status: int, text: str) -> Reply:
-    return Reply(status, json.dumps({"message": text}).encode())
-
-
-def proxy_event(route: Route, params: dict[str, str], request: RequestData, stage: str) -> dict[str, Any]:
-    """The REST API (v1) proxy event API Gateway sends a Lambda function."""
-    now = time.time()
-    try:
-        body, is_base64 = request.body.decode(), False
-    except UnicodeDecodeError:
-        body, is_base64 = base64.b64encode(request.body).decode(), True
-    multi_query = parse_qs(request.query, keep_blank_values=True)
-    multi_headers: dict[str, list[str]] = {}
-    for name, value in request.headers:
-        multi_headers.setdefault(name, []).append(value)
-    return {
-        "resource": route.resource_path,
-        "path": request.path,
-        "httpMethod": request.method,
-        "headers": {name: values[-1] for name, values in multi_headers.items()},
-        "multiValueHeaders": multi_headers,
-        "queryStringParameters": {k: v[-1] for k, v in multi_query.items()} or None,
-        "multiValueQueryStringParameters": multi_query or None,
-        "pathParameters": params or None,
-        "stageVariables": None,
-        "requestContext": {
-            "resourceId": "local",
-            "resourcePath": route.resource_path,
-            "httpMethod": request.method,
-            "extendedRequestId": request.request_id,
-            "requestId": request.request_id,
-            "requestTime": time.strftime("%d/%b/%Y:%H:%M:%S +0000", time.gmtime(now)),
-            "requestTimeEpoch": int(now * 1000),
-            "path": f"/{stage}{request.path}",
-            "accountId": "000000000000",
-            "protocol": "HTTP/1.1",
-            "stage": stage,
-            "domainPrefix": "127",
-            "domainName": request.host,
-            "apiId": "local",
-            "identity": {
-                "sourceIp": request.client_ip,
-                "userAgent": request.header("user-agent"),
-                "apiKey": request.header("x-api-key"),
-                "accessKey": None,
-                "caller": None,
-                "user": None,
-                "userArn": None,
-                "cognitoIdentityId": None,
-            },
-        },
-        "body": body if request.body else None,
-        "isBase64Encoded": is_base64,
-    }
-
-
-@dataclass
-class RequestData:
-    method: str
-    path: str
-    query: str
-    headers: list[tuple[str, str]]
-    body: bytes
-    client_ip: str
-    host: str
-    request_id: str
-
-    def header(self, name: str) -> str | None:
-        return next((v for k, v in reversed(self.headers) if k.lower() == name), None)
-
-
-def proxy_reply(invocation: Invocation) -> Reply:
-    """Map a function's proxy response to HTTP, or to API Gateway's 502/504 when it failed."""
-    if not invocation.ok:
-        if invocation.error.get("errorType") == "Sandbox.Timedout":
-            return message(504, "Endpoint request timed out")
-        return message(502, "Internal server error")
-    result = invocation.result
-    if not isinstance(result, dict) or not isinstance(result.get("statusCode"), int | str):
-        return message(502, "Internal server error")
-    headers = [(k, str(v)) for k, v in (result.get("headers") or {}).items()]
-    for name, values in (result.get("multiValueHeaders") or {}).items():
-        headers.extend((name, str(v)) for v in values)
-    body = result.get("body") or ""
-    payload = base64.b64decode(body) if result.get("isBase64Encoded") else str(body).encode()
-    if not any(k.lower() == "content-type" for k, _ in headers):
-        headers.append(("Content-Type", "application/json"))
-    return Reply(int(result["statusCode"]), payload, tuple(headers))
 
 
 class ApiGateway:

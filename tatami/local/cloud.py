@@ -6,15 +6,10 @@
 
 from __future__ import annotations
 
-import collections
 import dataclasses
 import json
-import os
-import sys
 import threading
-import uuid
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,11 +18,15 @@ import boto3
 from tatami.local import engines, provision
 from tatami.local.api_gateway import ApiGateway
 from tatami.local.assembly import Assembly, FunctionSpec, StreamMappingSpec, load_assembly
+from tatami.local.delivery import BatchDelivery, MappingStats
+from tatami.local.environment import function_environment
 from tatami.local.functions import FunctionPool, Invocation
 from tatami.local.intrinsics import LOCAL_REGION, Resolver, UnresolvableError
+from tatami.local.logbook import LogBook
 from tatami.local.routes import RouteTable, read_routes
+from tatami.local.rules import find_rule, scheduled_event
 from tatami.local.state import DEFAULT_WORK_DIR
-from tatami.local.streams import BatchDelivery, MappingStats, StreamPoller
+from tatami.local.streams import StreamPoller
 from tatami.local.ttl import ExpiredItems, TtlRemovals, TtlSweeper, TtlTable
 from tatami.target import Target
 
@@ -45,25 +44,6 @@ class LocalCloudConfig:
     max_workers_per_function: int = 8
     poll_interval: float = 0.1
     echo_logs: bool = True
-
-
-@dataclass
-class LogBook:
-    """Every log line of the local cloud, echoed to stdout and kept (bounded) for tests."""
-
-    echo: bool = True
-    lines: collections.deque[str] = field(default_factory=lambda: collections.deque(maxlen=20_000))
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def write(self, source: str, line: str) -> None:
-        entry = f"{source:>24} | {line}"
-        with self._lock:
-            self.lines.append(entry)
-            if self.echo:
-                print(entry, file=sys.stdout, flush=True)
-
-    def function(self, name: str, line: str) -> None:
-        self.write(name.split("-", 1)[-1][:24], line)
 
 
 class LocalCloud:
@@ -148,32 +128,9 @@ class LocalCloud:
         return self.pools[function_id].invoke(event, timeout)
 
     def fire_rule(self, name: str) -> list[Invocation]:
-        """Invoke every target of a rule, named by construct path (or its end), logical id or local name."""
-        rules = self.assembly.rules
-        exact = [
-            r
-            for r in rules
-            if name in (r.logical_id, r.name, r.construct_path) or r.construct_path.endswith(f"/{name}")
-        ]
-        candidates = exact or [r for r in rules if r.logical_id.startswith(name)]
-        if len(candidates) != 1:
-            known = ", ".join(r.logical_id for r in rules) or "none"
-            raise KeyError(
-                f"{'no' if not candidates else 'more than one'} rule matches {name!r}; "
-                f"the template has: {known}"
-            )
-        rule = candidates[0]
-        event = {
-            "version": "0",
-            "id": str(uuid.uuid4()),
-            "detail-type": "Scheduled Event",
-            "source": "aws.events",
-            "account": "000000000000",
-            "time": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-            "region": LOCAL_REGION,
-            "resources": [self.resolver.get_att(rule.logical_id, "Arn")],
-            "detail": {},
-        }
+        """Invoke every target of a scheduled rule now, with its Input or the scheduled event."""
+        rule = find_rule(self.assembly.rules, name)
+        event = scheduled_event(self.resolver.get_att(rule.logical_id, "Arn"))
         return [
             self.invoke(function_id, json.loads(self.resolver.resolve(payload)) if payload else event)
             for function_id, payload in rule.targets
@@ -234,38 +191,8 @@ class LocalCloud:
             declared = {k: str(v) for k, v in self.resolver.resolve(spec.environment).items()}
         except UnresolvableError as exc:
             raise UnresolvableError(f"environment of function {spec.logical_id}: {exc}") from None
-        sys_path = [str(spec.code_dir), *(str(d / "python") for d in spec.layer_dirs)]
-        runtime = {
-            "AWS_LAMBDA_FUNCTION_NAME": spec.name,
-            "AWS_LAMBDA_FUNCTION_MEMORY_SIZE": str(spec.memory_mb),
-            "AWS_LAMBDA_FUNCTION_VERSION": "$LATEST",
-            "AWS_LAMBDA_LOG_GROUP_NAME": f"/aws/lambda/{spec.name}",
-            "AWS_LAMBDA_LOG_STREAM_NAME": "local",
-            "AWS_EXECUTION_ENV": f"AWS_Lambda_{spec.runtime}",
-            "AWS_REGION": LOCAL_REGION,
-            "AWS_DEFAULT_REGION": LOCAL_REGION,
-            "AWS_ACCESS_KEY_ID": engines.LOCAL_CREDENTIALS["aws_access_key_id"],
-            "AWS_SECRET_ACCESS_KEY": engines.LOCAL_CREDENTIALS["aws_secret_access_key"],
-            "AWS_ENDPOINT_URL": self.moto_endpoint,
-            "AWS_ENDPOINT_URL_DYNAMODB": self.dynamodb_endpoint,
-            "AWS_ENDPOINT_URL_DYNAMODB_STREAMS": self.dynamodb_endpoint,
-            "LAMBDA_TASK_ROOT": str(spec.code_dir),
-            "_HANDLER": spec.handler,
-            "TATAMI_FUNCTION_ARN": self.resolver.get_att(spec.logical_id, "Arn"),
-            "TATAMI_SYS_PATH": json.dumps(sys_path),
-            "TATAMI_LOCAL": "1",
-        }
-        base = {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "HOME": os.environ.get("HOME", "/tmp"),
-            "LANG": "C.UTF-8",
-            "TZ": "UTC",
-            "PYTHONUNBUFFERED": "1",
-            "PYTHONDONTWRITEBYTECODE": "1",
-            # X-Ray has no daemon locally; Powertools' tracer would fail to find a segment.
-            "POWERTOOLS_TRACE_DISABLED": "true",
-        }
-        return {**base, **declared, **runtime}
+        function_arn = self.resolver.get_att(spec.logical_id, "Arn")
+        return function_environment(spec, declared, function_arn, self.dynamodb_endpoint, self.moto_endpoint)
 
     def _start_api(self) -> None:
         routes = RouteTable(route for stack in self.assembly.stacks for route in read_routes(stack))

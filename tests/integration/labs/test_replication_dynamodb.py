@@ -18,7 +18,7 @@ from labs.replication import apply, parking
 from labs.replication.records import DELETED, live
 from labs.replication.repository import ReplicaTable
 from tatami.local import engines
-from tatami.local.streams import aws_stream_arn, lambda_record
+from tatami.local.stream_records import aws_stream_arn, lambda_record
 from tests.integration.labs.tables import create_lab_table
 
 

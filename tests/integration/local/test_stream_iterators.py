@@ -9,8 +9,9 @@ from typing import Any
 
 from tatami.local import engines
 from tatami.local.assembly import StreamMappingSpec
+from tatami.local.delivery import BatchDelivery, MappingStats
 from tatami.local.functions import Invocation
-from tatami.local.streams import BatchDelivery, MappingStats, StreamPoller
+from tatami.local.streams import StreamPoller
 
 SPEC = StreamMappingSpec(
     logical_id="M",

@@ -1,14 +1,13 @@
-"""tatami/local/streams.py: Lambda's record shape and its retry, bisect and partial-failure rules."""
+"""tatami/local/delivery.py: Lambda's retry, bisect and partial-failure rules for stream batches."""
 
 import time
 from dataclasses import replace
-from datetime import UTC, datetime
 
 import pytest
 
 from tatami.local.assembly import StreamMappingSpec
+from tatami.local.delivery import BatchDelivery, MappingStats
 from tatami.local.functions import Invocation
-from tatami.local.streams import TTL_IDENTITY, BatchDelivery, MappingStats, aws_stream_arn, lambda_record
 
 SPEC = StreamMappingSpec(
     logical_id="Mapping",
@@ -64,53 +63,6 @@ class Harness:
             return Invocation("id", False, error={"errorType": "ValueError", "errorMessage": "poison"})
         self.processed += [r["dynamodb"]["Keys"]["id"]["S"] for r in records]
         return Invocation("id", True, result=None)
-
-
-def test_lambda_record_shape_with_binary_and_time() -> None:
-    raw = {
-        "eventID": "1",
-        "eventName": "INSERT",
-        "eventSource": "aws:dynamodb",
-        "awsRegion": "ddblocal",
-        "dynamodb": {
-            "ApproximateCreationDateTime": datetime(2026, 1, 2, tzinfo=UTC),
-            "Keys": {"pk": {"B": b"\x00\xff"}},
-            "NewImage": {
-                "pk": {"B": b"\x00\xff"},
-                "m": {"M": {"s": {"BS": [b"a"]}}},
-                "n": {"N": "1.5"},
-                "l": {"L": [{"B": b"b"}]},
-            },
-            "SequenceNumber": "1",
-            "SizeBytes": 10,
-            "StreamViewType": "NEW_AND_OLD_IMAGES",
-        },
-    }
-    converted = lambda_record(raw, "arn:aws:dynamodb:us-east-1:000000000000:table/T/stream/x")
-    stream = converted["dynamodb"]
-    assert stream["ApproximateCreationDateTime"] == int(datetime(2026, 1, 2, tzinfo=UTC).timestamp())
-    assert stream["Keys"] == {"pk": {"B": "AP8="}}
-    assert stream["NewImage"]["m"] == {"M": {"s": {"BS": ["YQ=="]}}}
-    assert stream["NewImage"]["n"] == {"N": "1.5"}
-    assert stream["NewImage"]["l"] == {"L": [{"B": "Yg=="}]}
-    assert converted["awsRegion"] == "us-east-1"
-    assert converted["eventSourceARN"].endswith("table/T/stream/x")
-    assert "userIdentity" not in converted
-
-
-def test_ttl_deletion_becomes_remove_by_the_dynamodb_service() -> None:
-    raw = {"eventName": "UNKNOWN_TO_SDK_VERSION", "dynamodb": {"Keys": {"pk": {"S": "a"}}}}
-    converted = lambda_record(raw, "arn")
-    assert converted["eventName"] == "REMOVE"
-    assert converted["userIdentity"] == TTL_IDENTITY
-
-
-def test_stream_arn_gets_the_local_region_and_account() -> None:
-    local = "arn:aws:dynamodb:ddblocal:000000000000:table/T/stream/2026-01-01T00:00:00.000"
-    assert (
-        aws_stream_arn(local)
-        == "arn:aws:dynamodb:us-east-1:000000000000:table/T/stream/2026-01-01T00:00:00.000"
-    )
 
 
 def test_clean_batch_is_delivered_once() -> None:

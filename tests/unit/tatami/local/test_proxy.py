@@ -1,10 +1,10 @@
-"""tatami/local/api_gateway.py: the proxy event a function receives and the reply API Gateway sends."""
+"""tatami/local/proxy.py: the proxy event a function receives and the reply API Gateway sends."""
 
 import base64
 import json
 
-from tatami.local.api_gateway import RequestData, proxy_event, proxy_reply
 from tatami.local.functions import Invocation
+from tatami.local.proxy import RequestData, proxy_event, proxy_reply
 from tatami.local.routes import Route
 
 

@@ -1,0 +1,57 @@
+"""The environment of a function's worker: what Lambda sets, the template's variables, local endpoints.
+
+Built from scratch for every function (nothing leaks from the local cloud's own environment but
+PATH and HOME), so each function sees only its own variables, as in Lambda.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+
+from tatami.local.assembly import FunctionSpec
+from tatami.local.engines import LOCAL_CREDENTIALS
+from tatami.local.intrinsics import LOCAL_REGION
+
+
+def function_environment(
+    spec: FunctionSpec,
+    declared: Mapping[str, str],
+    function_arn: str,
+    dynamodb_endpoint: str,
+    moto_endpoint: str,
+) -> dict[str, str]:
+    """Lambda's reserved variables win over the template's, which win over the base."""
+    sys_path = [str(spec.code_dir), *(str(folder / "python") for folder in spec.layer_dirs)]
+    runtime = {
+        "AWS_LAMBDA_FUNCTION_NAME": spec.name,
+        "AWS_LAMBDA_FUNCTION_MEMORY_SIZE": str(spec.memory_mb),
+        "AWS_LAMBDA_FUNCTION_VERSION": "$LATEST",
+        "AWS_LAMBDA_LOG_GROUP_NAME": f"/aws/lambda/{spec.name}",
+        "AWS_LAMBDA_LOG_STREAM_NAME": "local",
+        "AWS_EXECUTION_ENV": f"AWS_Lambda_{spec.runtime}",
+        "AWS_REGION": LOCAL_REGION,
+        "AWS_DEFAULT_REGION": LOCAL_REGION,
+        "AWS_ACCESS_KEY_ID": LOCAL_CREDENTIALS["aws_access_key_id"],
+        "AWS_SECRET_ACCESS_KEY": LOCAL_CREDENTIALS["aws_secret_access_key"],
+        "AWS_ENDPOINT_URL": moto_endpoint,
+        "AWS_ENDPOINT_URL_DYNAMODB": dynamodb_endpoint,
+        "AWS_ENDPOINT_URL_DYNAMODB_STREAMS": dynamodb_endpoint,
+        "LAMBDA_TASK_ROOT": str(spec.code_dir),
+        "_HANDLER": spec.handler,
+        "TATAMI_FUNCTION_ARN": function_arn,
+        "TATAMI_SYS_PATH": json.dumps(sys_path),  # the worker puts the asset and its layers first
+        "TATAMI_LOCAL": "1",
+    }
+    base = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": os.environ.get("HOME", "/tmp"),
+        "LANG": "C.UTF-8",
+        "TZ": "UTC",
+        "PYTHONUNBUFFERED": "1",
+        "PYTHONDONTWRITEBYTECODE": "1",  # never write __pycache__ into cdk.out's assets
+        # X-Ray has no daemon locally; Powertools' tracer would fail to find a segment.
+        "POWERTOOLS_TRACE_DISABLED": "true",
+    }
+    return {**base, **declared, **runtime}
