@@ -34,7 +34,7 @@ NextToken = Annotated[
 Item = dict[str, Any]  # a low-level item: attribute name -> AttributeValue
 _DESERIALIZER, _SERIALIZER = TypeDeserializer(), TypeSerializer()
 # Fail fast inside an API call (API Gateway gives up at 29 s); standard retries absorb throttling.
-_CLIENT_CONFIG = Config(
+CLIENT_CONFIG = Config(
     connect_timeout=2,
     read_timeout=5,
     retries={"mode": "standard", "max_attempts": 4},
@@ -45,7 +45,7 @@ _CLIENT_CONFIG = Config(
 @cache
 def default_client() -> DynamoDBClient:
     """The function's DynamoDB client, created on first use and reused across warm starts."""
-    client: DynamoDBClient = boto3.client("dynamodb", config=_CLIENT_CONFIG)
+    client: DynamoDBClient = boto3.client("dynamodb", config=CLIENT_CONFIG)
     return client
 
 

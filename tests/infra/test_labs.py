@@ -4,40 +4,17 @@ and grants scoped to what each function does."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from infra import constants
 from infra.constructs.labs import ReplicationSettings
 from tatami.local.assembly import read_stacks
 from tatami.local.routes import read_routes
-from tests.support.synthesis import Synthesized
+from tests.support.synthesis import Synthesized, indexes, keys
 
 HASH, RANGE = "HASH", "RANGE"
 ALL = {"ProjectionType": "ALL"}
 HOST_INDEX = {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["bytessent", "requestid", "host"]}
-
-
-def logical_id(synthesized: Synthesized, output_key: str) -> str:
-    return str(synthesized.template["Outputs"][output_key]["Value"]["Ref"])
-
-
-def table(synthesized: Synthesized, output_key: str) -> dict[str, Any]:
-    resource = synthesized.template["Resources"][logical_id(synthesized, output_key)]
-    assert resource["Type"] == "AWS::DynamoDB::GlobalTable"
-    return dict(resource["Properties"])
-
-
-def keys(schema: list[dict[str, str]]) -> list[tuple[str, str]]:
-    return [(part["AttributeName"], part["KeyType"]) for part in schema]
-
-
-def indexes(properties: dict[str, Any]) -> dict[str, tuple[list[tuple[str, str]], dict[str, Any]]]:
-    return {
-        index["IndexName"]: (keys(index["KeySchema"]), index["Projection"])
-        for index in properties.get("GlobalSecondaryIndexes", [])
-    }
 
 
 EXPECTED = {
@@ -60,7 +37,7 @@ EXPECTED = {
 
 @pytest.mark.parametrize("output_key", list(EXPECTED))
 def test_keys_and_indexes_are_the_workshops(synthesized: Synthesized, output_key: str) -> None:
-    properties = table(synthesized, output_key)
+    properties = synthesized.table(output_key)
     table_keys, expected_indexes = EXPECTED[output_key]
     assert keys(properties["KeySchema"]) == table_keys
     assert indexes(properties) == expected_indexes
@@ -71,14 +48,14 @@ def test_keys_and_indexes_are_the_workshops(synthesized: Synthesized, output_key
 def test_the_manager_index_is_sparse(synthesized: Synthesized) -> None:
     """is_manager keys GSI_2 alone: no table key and no other index holds it, so only managers' items
     (the only ones carrying it, labs/employees/items.py) are in the index."""
-    properties = table(synthesized, constants.OUTPUT_EMPLOYEES_TABLE)
+    properties = synthesized.table(constants.OUTPUT_EMPLOYEES_TABLE)
     holders = [name for name, (on, _p) in indexes(properties).items() if ("is_manager", HASH) in on]
     assert holders == ["GSI_2"] and "is_manager" not in dict(keys(properties["KeySchema"]))
 
 
 def test_the_source_streams_new_images_and_the_replica_expires_tombstones(synthesized: Synthesized) -> None:
-    source = table(synthesized, constants.OUTPUT_LOGFILE_TABLE)
-    replica = table(synthesized, constants.OUTPUT_LOGFILE_REPLICA_TABLE)
+    source = synthesized.table(constants.OUTPUT_LOGFILE_TABLE)
+    replica = synthesized.table(constants.OUTPUT_LOGFILE_REPLICA_TABLE)
     assert source["StreamSpecification"] == {"StreamViewType": "NEW_IMAGE"}
     assert "StreamSpecification" not in replica and "TimeToLiveSpecification" not in source
     assert replica["TimeToLiveSpecification"] == {"AttributeName": "_rep_expires", "Enabled": True}
@@ -95,7 +72,7 @@ def test_the_replicator_reads_the_stream_with_every_guard_rail(synthesized: Synt
     assert mapping["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
     queue_id = mapping["DestinationConfig"]["OnFailure"]["Destination"]["Fn::GetAtt"][0]
     assert mapping["EventSourceArn"] == {
-        "Fn::GetAtt": [logical_id(synthesized, constants.OUTPUT_LOGFILE_TABLE), "StreamArn"]
+        "Fn::GetAtt": [synthesized.logical_id(constants.OUTPUT_LOGFILE_TABLE), "StreamArn"]
     }
     queue = synthesized.template["Resources"][queue_id]["Properties"]
     assert queue["SqsManagedSseEnabled"] is True
@@ -129,7 +106,7 @@ def test_the_replicator_may_only_put_into_the_replica(synthesized: Synthesized) 
     (replicator,) = [f for k, f in functions.items() if k.startswith("ReplicationLabFunction")]
     environment = replicator["Properties"]["Environment"]["Variables"]
     assert environment["TOMBSTONE_SECONDS"] == str(48 * 3600)
-    replica_id = logical_id(synthesized, constants.OUTPUT_LOGFILE_REPLICA_TABLE)
+    replica_id = synthesized.logical_id(constants.OUTPUT_LOGFILE_REPLICA_TABLE)
     assert environment["REPLICA_TABLE"] == {"Ref": replica_id}
 
 

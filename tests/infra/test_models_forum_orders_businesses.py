@@ -26,11 +26,6 @@ TABLES = {
 }
 
 
-def _table(synthesized: Synthesized, output: str) -> dict[str, Any]:
-    logical_id = synthesized.template["Outputs"][output]["Value"]["Ref"]
-    return cast(dict[str, Any], synthesized.template["Resources"][logical_id]["Properties"])
-
-
 def _function(synthesized: Synthesized, handler: str) -> tuple[str, dict[str, Any]]:
     (found,) = [
         (logical_id, resource["Properties"])
@@ -59,7 +54,7 @@ def _function_with_id(synthesized: Synthesized, function_id: str) -> dict[str, A
 
 @pytest.mark.parametrize("output", list(TABLES))
 def test_each_table_has_the_schemas_keys_and_indexes(synthesized: Synthesized, output: str) -> None:
-    props, expected = _table(synthesized, output), TABLES[output].create_table_request("x")
+    props, expected = synthesized.table(output), TABLES[output].create_table_request("x")
     assert props["KeySchema"] == expected["KeySchema"]
     assert (
         sorted(props["AttributeDefinitions"], key=lambda d: d["AttributeName"])
@@ -75,8 +70,7 @@ def test_each_table_has_the_schemas_keys_and_indexes(synthesized: Synthesized, o
 
 def test_orders_gsis_are_the_seeds_designs(synthesized: Synthesized) -> None:
     indexes = {
-        i["IndexName"]: i
-        for i in _table(synthesized, constants.OUTPUT_ORDERS_TABLE)["GlobalSecondaryIndexes"]
+        i["IndexName"]: i for i in synthesized.table(constants.OUTPUT_ORDERS_TABLE)["GlobalSecondaryIndexes"]
     }
     keys = {name: [k["AttributeName"] for k in index["KeySchema"]] for name, index in indexes.items()}
     assert keys == {
@@ -92,7 +86,7 @@ def test_orders_gsis_are_the_seeds_designs(synthesized: Synthesized) -> None:
 
 
 def test_the_location_index_is_sparse_and_projects_what_a_listing_shows(synthesized: Synthesized) -> None:
-    props = _table(synthesized, constants.OUTPUT_BUSINESSES_TABLE)
+    props = synthesized.table(constants.OUTPUT_BUSINESSES_TABLE)
     (index,) = props["GlobalSecondaryIndexes"]
     assert [k["AttributeName"] for k in index["KeySchema"]] == ["BusinessType", "Location"]
     assert index["Projection"]["NonKeyAttributes"] == ["BusinessName", "BusinessAddress", "PhoneNumber"]
@@ -102,7 +96,7 @@ def test_the_location_index_is_sparse_and_projects_what_a_listing_shows(synthesi
 
 def test_only_orders_stream_their_changes(synthesized: Synthesized) -> None:
     for output in TABLES:
-        stream = _table(synthesized, output).get("StreamSpecification")
+        stream = synthesized.table(output).get("StreamSpecification")
         expected = (
             {"StreamViewType": "NEW_AND_OLD_IMAGES"} if output == constants.OUTPUT_ORDERS_TABLE else None
         )
@@ -147,13 +141,8 @@ def test_each_function_gets_its_tables_and_the_shard_count(synthesized: Synthesi
     _, orders = _function(synthesized, "models.orders.handler.handler")
     variables = orders["Environment"]["Variables"]
     assert variables["ORDER_STATUS_SHARDS"] == str(schema.DEFAULT_STATUS_SHARDS)
-    assert variables["ORDERS_TABLE_NAME"] == {
-        "Ref": synthesized.template["Outputs"]["OrdersTableName"]["Value"]["Ref"]
-    }
-    assert (
-        variables["CUSTOMERS_TABLE_NAME"]["Ref"]
-        == synthesized.template["Outputs"]["CustomersTableName"]["Value"]["Ref"]
-    )
+    assert variables["ORDERS_TABLE_NAME"] == {"Ref": synthesized.logical_id("OrdersTableName")}
+    assert variables["CUSTOMERS_TABLE_NAME"]["Ref"] == synthesized.logical_id("CustomersTableName")
 
 
 def test_grants_are_no_wider_than_each_model_needs(synthesized: Synthesized) -> None:

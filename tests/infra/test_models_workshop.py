@@ -11,27 +11,9 @@ import pytest
 from infra import constants
 from tatami.local.assembly import read_stacks
 from tatami.local.routes import read_routes
-from tests.support.synthesis import Synthesized
+from tests.support.synthesis import Synthesized, indexes, keys
 
 HASH, RANGE = "HASH", "RANGE"
-
-
-def table(synthesized: Synthesized, output_key: str) -> dict[str, Any]:
-    logical_id = synthesized.template["Outputs"][output_key]["Value"]["Ref"]
-    resource = synthesized.template["Resources"][logical_id]
-    assert resource["Type"] == "AWS::DynamoDB::GlobalTable"
-    return dict(resource["Properties"])
-
-
-def keys(schema: list[dict[str, str]]) -> list[tuple[str, str]]:
-    return [(part["AttributeName"], part["KeyType"]) for part in schema]
-
-
-def indexes(properties: dict[str, Any]) -> dict[str, tuple[list[tuple[str, str]], dict[str, Any]]]:
-    return {
-        index["IndexName"]: (keys(index["KeySchema"]), index["Projection"])
-        for index in properties.get("GlobalSecondaryIndexes", [])
-    }
 
 
 def as_list(value: Any) -> list[Any]:
@@ -82,7 +64,7 @@ EXPECTED = {
 
 @pytest.mark.parametrize("output_key", list(EXPECTED))
 def test_keys_gsis_and_projections_are_the_seeds(synthesized: Synthesized, output_key: str) -> None:
-    properties = table(synthesized, output_key)
+    properties = synthesized.table(output_key)
     table_keys, expected_indexes = EXPECTED[output_key]
     assert keys(properties["KeySchema"]) == table_keys
     assert indexes(properties) == expected_indexes
@@ -92,14 +74,14 @@ def test_keys_gsis_and_projections_are_the_seeds(synthesized: Synthesized, outpu
 
 
 def test_numbers_are_numbers_in_the_key_definitions(synthesized: Synthesized) -> None:
-    assert types(table(synthesized, constants.OUTPUT_DEVICE_LOGS_TABLE))["shard_id"] == "N"
-    campaign = types(table(synthesized, constants.OUTPUT_CAMPAIGN_USERS_TABLE))
+    assert types(synthesized.table(constants.OUTPUT_DEVICE_LOGS_TABLE))["shard_id"] == "N"
+    campaign = types(synthesized.table(constants.OUTPUT_CAMPAIGN_USERS_TABLE))
     assert (campaign["birth_month"], campaign["last_order_month"], campaign["prefecture"]) == ("N", "N", "S")
 
 
 def test_the_escalation_index_is_sparse(synthesized: Synthesized) -> None:
     """escalated_to is no table key and no other index's: only logs that carry it are in the index."""
-    properties = table(synthesized, constants.OUTPUT_DEVICE_LOGS_TABLE)
+    properties = synthesized.table(constants.OUTPUT_DEVICE_LOGS_TABLE)
     holders = [
         name for name, (index_keys, _p) in indexes(properties).items() if ("escalated_to", HASH) in index_keys
     ]
@@ -108,11 +90,11 @@ def test_the_escalation_index_is_sparse(synthesized: Synthesized) -> None:
 
 
 def test_device_logs_expire_by_ttl_and_stream_their_old_image(synthesized: Synthesized) -> None:
-    properties = table(synthesized, constants.OUTPUT_DEVICE_LOGS_TABLE)
+    properties = synthesized.table(constants.OUTPUT_DEVICE_LOGS_TABLE)
     assert properties["TimeToLiveSpecification"] == {"AttributeName": "expires_at", "Enabled": True}
     assert properties["StreamSpecification"] == {"StreamViewType": "OLD_IMAGE"}
     others = [k for k in EXPECTED if k != constants.OUTPUT_DEVICE_LOGS_TABLE]
-    assert all("StreamSpecification" not in table(synthesized, k) for k in others)  # no reader, no stream
+    assert all("StreamSpecification" not in synthesized.table(k) for k in others)  # no reader, no stream
 
 
 def test_the_archiver_reads_ttl_deletions_only_with_retries_bisection_and_a_dlq(
@@ -131,12 +113,12 @@ def test_the_archiver_reads_ttl_deletions_only_with_retries_bisection_and_a_dlq(
     assert mapping["BisectBatchOnFunctionError"] is True and mapping["MaximumRetryAttempts"] == 5
     assert mapping["MaximumRecordAgeInSeconds"] == 23 * 3600
     assert "OnFailure" in mapping["DestinationConfig"]
-    device_logs = synthesized.template["Outputs"][constants.OUTPUT_DEVICE_LOGS_TABLE]["Value"]["Ref"]
+    device_logs = synthesized.logical_id(constants.OUTPUT_DEVICE_LOGS_TABLE)
     assert mapping["EventSourceArn"] == {"Fn::GetAtt": [device_logs, "StreamArn"]}
 
 
 def test_the_bucket_is_private_tls_only_versioned_and_logged(synthesized: Synthesized) -> None:
-    bucket_id = synthesized.template["Outputs"][constants.OUTPUT_WORKSHOP_BUCKET]["Value"]["Ref"]
+    bucket_id = synthesized.logical_id(constants.OUTPUT_WORKSHOP_BUCKET)
     bucket = synthesized.template["Resources"][bucket_id]["Properties"]
     assert all(bucket["PublicAccessBlockConfiguration"].values())
     assert bucket["VersioningConfiguration"] == {"Status": "Enabled"}
@@ -173,9 +155,7 @@ def s3_resources(synthesized: Synthesized, role_prefix: str) -> list[Any]:
     ],
 )
 def test_s3_grants_stay_inside_their_prefix(synthesized: Synthesized, role: str, prefix: str) -> None:
-    bucket_arn = {
-        "Fn::GetAtt": [synthesized.template["Outputs"]["WorkshopBucketName"]["Value"]["Ref"], "Arn"]
-    }
+    bucket_arn = {"Fn::GetAtt": [synthesized.logical_id("WorkshopBucketName"), "Arn"]}
     resources = s3_resources(synthesized, role)
     assert resources
     for resource in resources:  # the bucket itself (List*, GetBucket*) or objects under the prefix

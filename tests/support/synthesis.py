@@ -1,4 +1,4 @@
-"""The synthesized app as template tests see it."""
+"""The synthesized app as template tests see it, and the questions several of them ask of it."""
 
 from __future__ import annotations
 
@@ -20,9 +20,36 @@ class Synthesized:
     def resources(self, resource_type: str) -> dict[str, dict[str, Any]]:
         return {k: v for k, v in self.template["Resources"].items() if v["Type"] == resource_type}
 
+    def logical_id(self, output_key: str) -> str:
+        """The resource a stack output names (the outputs are `Ref`s)."""
+        return str(self.template["Outputs"][output_key]["Value"]["Ref"])
+
+    def table(self, output_key: str) -> dict[str, Any]:
+        """The properties of the table a stack output names (a TableV2: a GlobalTable)."""
+        resource = self.template["Resources"][self.logical_id(output_key)]
+        assert resource["Type"] == "AWS::DynamoDB::GlobalTable"
+        return dict(resource["Properties"])
+
 
 def synthesize(cdk_out: Path) -> Synthesized:
     create_app(outdir=str(cdk_out)).synth()
     template = json.loads((cdk_out / f"{constants.STACK_NAME}.template.json").read_text())
     metadata = json.loads((cdk_out / f"{constants.STACK_NAME}.metadata.json").read_text())
     return Synthesized(cdk_out, template, metadata)
+
+
+def keys(schema: list[dict[str, str]]) -> list[tuple[str, str]]:
+    """A KeySchema as (attribute, HASH | RANGE) pairs.
+
+    >>> keys([{"AttributeName": "PK", "KeyType": "HASH"}])
+    [('PK', 'HASH')]
+    """
+    return [(part["AttributeName"], part["KeyType"]) for part in schema]
+
+
+def indexes(properties: dict[str, Any]) -> dict[str, tuple[list[tuple[str, str]], dict[str, Any]]]:
+    """A table's GSIs: name -> (its keys, its projection)."""
+    return {
+        index["IndexName"]: (keys(index["KeySchema"]), index["Projection"])
+        for index in properties.get("GlobalSecondaryIndexes", [])
+    }

@@ -7,12 +7,9 @@ path for an empty table (BatchWriteItem, 25 items a call, unprocessed items retr
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
-
-from botocore.exceptions import BotoCoreError, ClientError
+from typing import Any
 
 from labs.employees.exceptions import EmployeeConflictError, EmployeeNotFoundError, EmployeesUnavailableError
 from labs.employees.items import (
@@ -27,16 +24,14 @@ from labs.employees.items import (
 )
 from labs.employees.models import EmployeeIn
 from labs.employees.queries import Lookup
-from models.listing import Item, Page, ReadStats, cut, default_client, low_level, start_key
-
-if TYPE_CHECKING:
-    from mypy_boto3_dynamodb import DynamoDBClient
+from labs.versioned import VersionedTable, guard
+from models.listing import CLIENT_CONFIG, Item, Page, ReadStats, cut, low_level, start_key
 
 TABLE_ENV = "EMPLOYEES_TABLE"
 MANAGERS_LOOKUP = Lookup(MANAGERS, "is_manager = :m", {":m": {"S": IS_MANAGER}})
 
 
-class EmployeesTable:
+class EmployeesTable(VersionedTable):
     """The lab's employees table.
 
     >>> table = EmployeesTable("Tatami-Employees", client=boto3.client("dynamodb"))  # doctest: +SKIP
@@ -44,17 +39,14 @@ class EmployeesTable:
     47
     """
 
-    def __init__(self, table_name: str, client: DynamoDBClient | None = None) -> None:
-        self.table_name, self._client = table_name, client
-
-    @property
-    def client(self) -> DynamoDBClient:
-        return self._client or default_client()
+    unavailable, table_env, client_config = EmployeesUnavailableError, TABLE_ENV, CLIENT_CONFIG
+    conflict, entity = EmployeeConflictError, "employee"
 
     def get(self, employee_id: int) -> tuple[dict[str, Any], ReadStats]:
         """An employee: one GetItem of its master item."""
         response = self._call(
             "get_item",
+            TableName=self.table_name,
             Key={"PK": {"S": pk(employee_id)}, "SK": {"S": MASTER}},
             ReturnConsumedCapacity="TOTAL",
         )
@@ -67,6 +59,7 @@ class EmployeesTable:
         """One Query of the lookup's index; a page of employees (or index entries) and its cost."""
         response = self._call(
             "query",
+            TableName=self.table_name,
             IndexName=lookup.index,
             KeyConditionExpression=lookup.condition,
             ExpressionAttributeValues=lookup.values,
@@ -88,11 +81,11 @@ class EmployeesTable:
         owned, version = self._owned(employee_id)
         items = [low_level(item) for item in employee_items(employee_id, employee, version + 1)]
         master, entries = items[0], items[1:]
-        actions: list[Any] = [{"Put": {"TableName": self.table_name, "Item": master, **_guard(version)}}]
+        actions: list[Any] = [{"Put": {"TableName": self.table_name, "Item": master, **guard(version)}}]
         actions += [{"Put": {"TableName": self.table_name, "Item": item}} for item in entries]
         stale = owned - {item["SK"]["S"] for item in items}
         actions += [{"Delete": self._key(employee_id, sk)} for sk in sorted(stale)]
-        self._call("transact_write_items", TransactItems=actions, table=False)
+        self._transact(actions)
         return version == 0, employee_view(master)
 
     def delete(self, employee_id: int) -> None:
@@ -100,9 +93,9 @@ class EmployeesTable:
         owned, version = self._owned(employee_id)
         if version == 0:
             raise EmployeeNotFoundError(f"no employee {employee_id}")
-        actions: list[Any] = [{"Delete": self._key(employee_id, MASTER) | _guard(version)}]
+        actions: list[Any] = [{"Delete": self._key(employee_id, MASTER) | guard(version)}]
         actions += [{"Delete": self._key(employee_id, sk)} for sk in sorted(owned - {MASTER})]
-        self._call("transact_write_items", TransactItems=actions, table=False)
+        self._transact(actions)
 
     def load(self, employees: Iterable[tuple[int, EmployeeIn]]) -> int:
         """Bulk-write employees into an empty table (no stale entries to remove); items written."""
@@ -113,7 +106,7 @@ class EmployeesTable:
 
     def _batch(self, requests: list[Any]) -> None:
         for attempt in range(8):
-            response = self._call("batch_write_item", RequestItems={self.table_name: requests}, table=False)
+            response = self._call("batch_write_item", RequestItems={self.table_name: requests})
             requests = response.get("UnprocessedItems", {}).get(self.table_name, [])
             if not requests:
                 return
@@ -122,46 +115,12 @@ class EmployeesTable:
 
     def _owned(self, employee_id: int) -> tuple[set[str], int]:
         """The sort keys of the employee's partition and its version (0: no employee), read consistently."""
-        response = self._call(
-            "query",
-            KeyConditionExpression="PK = :pk",
-            ExpressionAttributeValues={":pk": {"S": pk(employee_id)}},
-            ProjectionExpression="SK, version",
-            ConsistentRead=True,
-        )
-        owned = {item["SK"]["S"] for item in response["Items"]}
-        master = [item for item in response["Items"] if item["SK"]["S"] == MASTER]
-        return owned, int(master[0]["version"]["N"]) if master else 0
+        return self._partition(pk(employee_id), MASTER)
 
     def _key(self, employee_id: int, sort_key: str) -> dict[str, Any]:
         return {"TableName": self.table_name, "Key": {"PK": {"S": pk(employee_id)}, "SK": {"S": sort_key}}}
 
-    def _call(self, operation: str, table: bool = True, **request: Any) -> Any:
-        if table:
-            request["TableName"] = self.table_name
-        try:
-            return getattr(self.client, operation)(**request)
-        except ClientError as exc:
-            if exc.response["Error"]["Code"] == "TransactionCanceledException":
-                raise EmployeeConflictError("the employee changed meanwhile; retry") from exc
-            raise EmployeesUnavailableError(f"cannot {operation.replace('_', ' ')}: {exc}") from exc
-        except BotoCoreError as exc:
-            raise EmployeesUnavailableError(f"cannot {operation.replace('_', ' ')}: {exc}") from exc
-
-
-def _guard(version: int) -> dict[str, Any]:
-    """The master item's write condition: still absent, or still at the version read."""
-    if version == 0:
-        return {"ConditionExpression": "attribute_not_exists(PK)"}
-    return {"ConditionExpression": "version = :v", "ExpressionAttributeValues": {":v": {"N": str(version)}}}
-
-
-_default: EmployeesTable | None = None
-
 
 def default_table() -> EmployeesTable:
     """The function's table, named by its environment (created once per execution environment)."""
-    global _default
-    if _default is None:
-        _default = EmployeesTable(os.environ[TABLE_ENV])
-    return _default
+    return EmployeesTable.from_environment()

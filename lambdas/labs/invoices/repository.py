@@ -8,23 +8,18 @@ concurrent PUTs cannot interleave.
 
 from __future__ import annotations
 
-import os
-from typing import TYPE_CHECKING, Any
-
-from botocore.exceptions import BotoCoreError, ClientError
+from typing import Any
 
 from labs.invoices.exceptions import InvoiceConflictError, InvoiceNotFoundError, InvoicesUnavailableError
 from labs.invoices.items import INDEX, INVOICE, KEYS, invoice_items, invoice_view, key, split_related
 from labs.invoices.models import InvoiceIn
-from models.listing import Item, Page, ReadStats, cut, default_client, low_level, start_key
-
-if TYPE_CHECKING:
-    from mypy_boto3_dynamodb import DynamoDBClient
+from labs.versioned import VersionedTable, guard
+from models.listing import CLIENT_CONFIG, Item, Page, ReadStats, cut, low_level, start_key
 
 TABLE_ENV = "INVOICES_TABLE"
 
 
-class InvoicesTable:
+class InvoicesTable(VersionedTable):
     """The lab's adjacency-list table.
 
     >>> table = InvoicesTable("Tatami-Invoices", client=boto3.client("dynamodb"))  # doctest: +SKIP
@@ -32,18 +27,15 @@ class InvoicesTable:
     'Open'
     """
 
-    def __init__(self, table_name: str, client: DynamoDBClient | None = None) -> None:
-        self.table_name, self._client = table_name, client
-
-    @property
-    def client(self) -> DynamoDBClient:
-        return self._client or default_client()
+    unavailable, table_env, client_config = InvoicesUnavailableError, TABLE_ENV, CLIENT_CONFIG
+    conflict, entity = InvoiceConflictError, "invoice"
 
     def invoice(self, invoice_id: str) -> tuple[dict[str, Any], ReadStats]:
         """The invoice with its customer and bills: one Query of its partition."""
         pk = key(INVOICE, invoice_id)
         response = self._call(
             "query",
+            TableName=self.table_name,
             KeyConditionExpression="PK = :pk",
             ExpressionAttributeValues={":pk": {"S": pk}},
             ReturnConsumedCapacity="TOTAL",
@@ -58,6 +50,7 @@ class InvoicesTable:
         first_page = cursor is None
         response = self._call(
             "query",
+            TableName=self.table_name,
             IndexName=INDEX,
             KeyConditionExpression="SK = :sk",
             ExpressionAttributeValues={":sk": {"S": entity_key}},
@@ -81,11 +74,11 @@ class InvoicesTable:
         owned, version = self._owned(invoice_id)
         items = [low_level(item) for item in invoice_items(invoice_id, body, version + 1)]
         invoice, others = items[0], items[1:]
-        actions: list[Any] = [{"Put": {"TableName": self.table_name, "Item": invoice, **_guard(version)}}]
+        actions: list[Any] = [{"Put": {"TableName": self.table_name, "Item": invoice, **guard(version)}}]
         actions += [{"Put": {"TableName": self.table_name, "Item": item}} for item in others]
         kept = {item["SK"]["S"] for item in items if item["PK"] == invoice["PK"]}
         actions += [{"Delete": self._edge(invoice_id, sk)} for sk in sorted(owned - kept)]
-        self._call("transact_write_items", TransactItems=actions, table=False)
+        self._transact(actions)
         view = invoice_view([item for item in items if item["PK"] == invoice["PK"]])
         assert view is not None  # the invoice item is among them
         return version == 0, view
@@ -96,9 +89,9 @@ class InvoicesTable:
         if version == 0:
             raise InvoiceNotFoundError(f"no invoice {invoice_id}")
         pk = key(INVOICE, invoice_id)
-        actions: list[Any] = [{"Delete": self._edge(invoice_id, pk) | _guard(version)}]
+        actions: list[Any] = [{"Delete": self._edge(invoice_id, pk) | guard(version)}]
         actions += [{"Delete": self._edge(invoice_id, sk)} for sk in sorted(owned - {pk})]
-        self._call("transact_write_items", TransactItems=actions, table=False)
+        self._transact(actions)
 
     def _edge(self, invoice_id: str, sort_key: str) -> dict[str, Any]:
         pk = key(INVOICE, invoice_id)
@@ -107,43 +100,9 @@ class InvoicesTable:
     def _owned(self, invoice_id: str) -> tuple[set[str], int]:
         """The sort keys of the invoice's partition and its version (0: no invoice), read consistently."""
         pk = key(INVOICE, invoice_id)
-        response = self._call(
-            "query",
-            KeyConditionExpression="PK = :pk",
-            ExpressionAttributeValues={":pk": {"S": pk}},
-            ProjectionExpression="SK, version",
-            ConsistentRead=True,
-        )
-        owned = {item["SK"]["S"] for item in response["Items"]}
-        invoice = [item for item in response["Items"] if item["SK"]["S"] == pk]
-        return owned, int(invoice[0]["version"]["N"]) if invoice else 0
-
-    def _call(self, operation: str, table: bool = True, **request: Any) -> Any:
-        if table:
-            request["TableName"] = self.table_name
-        try:
-            return getattr(self.client, operation)(**request)
-        except ClientError as exc:
-            if exc.response["Error"]["Code"] == "TransactionCanceledException":
-                raise InvoiceConflictError("the invoice changed meanwhile; retry") from exc
-            raise InvoicesUnavailableError(f"cannot {operation.replace('_', ' ')}: {exc}") from exc
-        except BotoCoreError as exc:
-            raise InvoicesUnavailableError(f"cannot {operation.replace('_', ' ')}: {exc}") from exc
-
-
-def _guard(version: int) -> dict[str, Any]:
-    """The invoice item's write condition: still absent, or still at the version read."""
-    if version == 0:
-        return {"ConditionExpression": "attribute_not_exists(PK)"}
-    return {"ConditionExpression": "version = :v", "ExpressionAttributeValues": {":v": {"N": str(version)}}}
-
-
-_default: InvoicesTable | None = None
+        return self._partition(pk, pk)
 
 
 def default_table() -> InvoicesTable:
     """The function's table, named by its environment (created once per execution environment)."""
-    global _default
-    if _default is None:
-        _default = InvoicesTable(os.environ[TABLE_ENV])
-    return _default
+    return InvoicesTable.from_environment()

@@ -8,19 +8,12 @@ write, so concurrent writers of one key cannot race: whichever version is newest
 
 from __future__ import annotations
 
-import os
-from functools import cache
-from typing import TYPE_CHECKING
-
-import boto3
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
+from common.repository import CONDITION_FAILED, TableRepository
 from labs.replication.exceptions import ReplicaUnavailableError, UnreplicableRecordError
 from labs.replication.records import VERSION, Item, live
-
-if TYPE_CHECKING:
-    from mypy_boto3_dynamodb import DynamoDBClient
 
 TABLE_ENV = "REPLICA_TABLE"
 # A stream function has minutes, not an API's seconds; standard retries absorb throttling first.
@@ -33,14 +26,7 @@ _CONFIG = Config(
 _NEWER = "attribute_not_exists(#seq) OR #seq < :seq"
 
 
-@cache
-def default_client() -> DynamoDBClient:
-    """The function's DynamoDB client, created on first use and reused across warm starts."""
-    client: DynamoDBClient = boto3.client("dynamodb", config=_CONFIG)
-    return client
-
-
-class ReplicaTable:
+class ReplicaTable(TableRepository):
     """Writes versions into the replica; reads hide tombstones.
 
     >>> replica = ReplicaTable("Tatami-LogfileReplica", client=boto3.client("dynamodb"))  # doctest: +SKIP
@@ -48,12 +34,7 @@ class ReplicaTable:
     True
     """
 
-    def __init__(self, table_name: str, client: DynamoDBClient | None = None) -> None:
-        self.table_name, self._client = table_name, client
-
-    @property
-    def client(self) -> DynamoDBClient:
-        return self._client or default_client()
+    noun, unavailable, table_env, client_config = "the replica", ReplicaUnavailableError, TABLE_ENV, _CONFIG
 
     def write(self, item: Item) -> bool:
         """Store `item` unless the replica holds its version or a newer one; True if it was stored."""
@@ -67,7 +48,7 @@ class ReplicaTable:
             )
         except ClientError as exc:
             code = exc.response["Error"]["Code"]
-            if code == "ConditionalCheckFailedException":
+            if code == CONDITION_FAILED:
                 return False  # a newer (or this very) version is already there
             if code == "ValidationException":
                 raise UnreplicableRecordError(f"the replica refuses the item: {exc}") from exc
@@ -78,20 +59,13 @@ class ReplicaTable:
 
     def get(self, key: Item) -> Item | None:
         """The replica's copy of an item as the source has it; None if absent or deleted."""
-        try:
-            response = self.client.get_item(TableName=self.table_name, Key=key, ConsistentRead=True)
-        except (ClientError, BotoCoreError) as exc:
-            raise ReplicaUnavailableError(f"cannot read the replica: {exc}") from exc
+        response = self._call(
+            "get_item", action="read the replica", TableName=self.table_name, Key=key, ConsistentRead=True
+        )
         item = response.get("Item")
         return live(item) if item else None
 
 
-_default: ReplicaTable | None = None
-
-
 def default_table() -> ReplicaTable:
     """The function's replica, named by its environment (created once per execution environment)."""
-    global _default
-    if _default is None:
-        _default = ReplicaTable(os.environ[TABLE_ENV])
-    return _default
+    return ReplicaTable.from_environment()

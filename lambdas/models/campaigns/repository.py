@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-import boto3
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
-from botocore.exceptions import BotoCoreError, ClientError
 
+from common.repository import TableRepository
 from models.campaigns.exceptions import CampaignsUnavailableError, ProfileNotFoundError
 from models.campaigns.intersect import LOWEST, Seek
 from models.campaigns.models import Condition
-
-if TYPE_CHECKING:
-    from mypy_boto3_dynamodb import DynamoDBClient
 
 TABLE_ENV = "CAMPAIGN_USERS_TABLE"
 _TO, _FROM = TypeSerializer(), TypeDeserializer()
@@ -38,7 +33,7 @@ class IndexReads:
         }
 
 
-class CampaignUsersTable:
+class CampaignUsersTable(TableRepository):
     """The seed's campaign base table and its per-condition GSIs.
 
     >>> users = CampaignUsersTable("Tatami-CampaignUsers", client=boto3.client("dynamodb"))  # doctest: +SKIP
@@ -46,14 +41,7 @@ class CampaignUsersTable:
     {'user_id': 'MAX', 'prefecture': '千葉県', 'birth_month': 12, 'last_order_month': 12}
     """
 
-    def __init__(self, table_name: str, client: DynamoDBClient | None = None) -> None:
-        self.table_name, self._client = table_name, client
-
-    @property
-    def client(self) -> DynamoDBClient:
-        if self._client is None:
-            self._client = boto3.client("dynamodb")
-        return self._client
+    noun, unavailable, table_env = "campaign users", CampaignsUnavailableError, TABLE_ENV
 
     def put_profile(self, user_id: str, values: dict[str, Any]) -> None:
         """Replace a profile; attributes left out are absent, so the user leaves those indexes."""
@@ -92,21 +80,7 @@ class CampaignUsersTable:
 
         return seek
 
-    def _call(self, operation: str, **request: Any) -> Any:
-        try:
-            return getattr(self.client, operation)(**request)
-        except (ClientError, BotoCoreError) as exc:
-            raise CampaignsUnavailableError(
-                f"cannot {operation.replace('_', ' ')} on campaign users: {exc}"
-            ) from exc
-
-
-_default: CampaignUsersTable | None = None
-
 
 def default_table() -> CampaignUsersTable:
     """The function's table, named by its environment (created once per execution environment)."""
-    global _default
-    if _default is None:
-        _default = CampaignUsersTable(os.environ[TABLE_ENV])
-    return _default
+    return CampaignUsersTable.from_environment()

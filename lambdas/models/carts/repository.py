@@ -6,14 +6,12 @@ they are needed locally), so a reader never sees half an item.
 
 from __future__ import annotations
 
-import os
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-import boto3
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
-from botocore.exceptions import BotoCoreError, ClientError
 
+from common.repository import CONDITION_FAILED, TableRepository
 from models.carts.exceptions import CartNotFoundError, CartsUnavailableError
 from models.carts.models import (
     INDEXED_ITEM_FIELD,
@@ -23,9 +21,6 @@ from models.carts.models import (
     item_row,
     ship_to_row,
 )
-
-if TYPE_CHECKING:
-    from mypy_boto3_dynamodb import DynamoDBClient
 
 TABLE_ENV = "CARTS_TABLE"
 INDEX = "GSI_sort_key_gsi_sk"
@@ -43,7 +38,7 @@ def _value(item: dict[str, Any]) -> Any:
     return int(value) if isinstance(value, Decimal) else value
 
 
-class CartsTable:
+class CartsTable(TableRepository):
     """The seed's `carts` table and its overloaded GSI (`sort_key`, `gsi_sk`).
 
     >>> carts = CartsTable("Tatami-Carts", client=boto3.client("dynamodb"))  # doctest: +SKIP
@@ -51,14 +46,7 @@ class CartsTable:
     3300
     """
 
-    def __init__(self, table_name: str, client: DynamoDBClient | None = None) -> None:
-        self.table_name, self._client = table_name, client
-
-    @property
-    def client(self) -> DynamoDBClient:
-        if self._client is None:
-            self._client = boto3.client("dynamodb")
-        return self._client
+    noun, unavailable, table_env = "carts", CartsUnavailableError, TABLE_ENV
 
     def rows(self, user_id: str, prefix: str | None = None) -> dict[str, Any]:
         """`{sort_key: value}` of a user's rows (under `prefix`): one Query, paged to the end."""
@@ -101,21 +89,17 @@ class CartsTable:
     def set_value(self, user_id: str, item_id: str, field: ItemField, value: Any) -> None:
         """Change one value of an existing item: one small row, not the whole cart."""
         indexed = field == INDEXED_ITEM_FIELD
-        try:
-            self.client.update_item(
-                TableName=self.table_name,
-                Key={"user_id": {"S": user_id}, "sort_key": {"S": item_row(field, item_id)}},
-                UpdateExpression="SET #value = :value" + (", gsi_sk = :value" if indexed else ""),
-                ConditionExpression="attribute_exists(user_id)",
-                ExpressionAttributeNames={"#value": "value"},
-                ExpressionAttributeValues={":value": _TO.serialize(value)},
-            )
-        except ClientError as exc:
-            if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
-                raise CartNotFoundError(f"user {user_id} has no item {item_id} in the cart") from exc
-            raise CartsUnavailableError(f"cannot update a cart: {exc}") from exc
-        except BotoCoreError as exc:
-            raise CartsUnavailableError(f"cannot update a cart: {exc}") from exc
+        self._call(
+            "update_item",
+            errors={CONDITION_FAILED: CartNotFoundError(f"user {user_id} has no item {item_id} in the cart")},
+            action="update a cart",
+            TableName=self.table_name,
+            Key={"user_id": {"S": user_id}, "sort_key": {"S": item_row(field, item_id)}},
+            UpdateExpression="SET #value = :value" + (", gsi_sk = :value" if indexed else ""),
+            ConditionExpression="attribute_exists(user_id)",
+            ExpressionAttributeNames={"#value": "value"},
+            ExpressionAttributeValues={":value": _TO.serialize(value)},
+        )
 
     def delete_item(self, user_id: str, item_id: str) -> None:
         """Delete a cart item's rows together; CartNotFoundError if it is not in the cart."""
@@ -161,12 +145,6 @@ class CartsTable:
     def _transact(self, actions: list[dict[str, Any]]) -> None:
         self._call("transact_write_items", TransactItems=actions)
 
-    def _call(self, operation: str, **request: Any) -> Any:
-        try:
-            return getattr(self.client, operation)(**request)
-        except (ClientError, BotoCoreError) as exc:
-            raise CartsUnavailableError(f"cannot {operation.replace('_', ' ')} on carts: {exc}") from exc
-
 
 def item_users_partition(item_id: str) -> str:
     """The GSI partition of "users with this item": the item's `added_at` rows.
@@ -178,12 +156,8 @@ def item_users_partition(item_id: str) -> str:
 
 
 SHIP_TO_STATE_PARTITION = ship_to_row(INDEXED_SHIP_TO_FIELD)
-_default: CartsTable | None = None
 
 
 def default_table() -> CartsTable:
     """The function's table, named by its environment (created once per execution environment)."""
-    global _default
-    if _default is None:
-        _default = CartsTable(os.environ[TABLE_ENV])
-    return _default
+    return CartsTable.from_environment()

@@ -7,15 +7,11 @@ DynamoDB deletes expired items within days, not at once (the seed warns of it).
 
 from __future__ import annotations
 
-import os
 import time
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Self
 
-import boto3
-from botocore.config import Config
-from botocore.exceptions import BotoCoreError, ClientError
-
+from common.repository import CONDITION_FAILED, POOLED, TableRepository
 from models.devices.exceptions import DeviceLogsUnavailableError, LogConflictError, LogNotFoundError
 from models.devices.items import BY_LEVEL_THEN_TIME, BY_TIME, Reads, from_item, to_item, update_expression
 from models.devices.merge import Key, Stream, merge_page
@@ -35,11 +31,9 @@ Window = tuple[str, str]  # canonical created_at bounds, both inclusive
 Items = list[dict[str, Any]]
 _DEVICE_LEVEL_WINDOW = "device_id = :device AND level_with_created_at BETWEEN :low AND :high"
 _LIVE = "attribute_not_exists(expires_at) OR expires_at > :now"
-# Up to ten shard queries run at once; keep a pooled connection for each.
-_CONFIG = Config(max_pool_connections=32, retries={"mode": "standard", "max_attempts": 3})
 
 
-class DeviceLogsTable:
+class DeviceLogsTable(TableRepository):
     """The seed's `device_logs` table and its three GSIs.
 
     >>> logs = DeviceLogsTable("Tatami-DeviceLogs", client=boto3.client("dynamodb"))  # doctest: +SKIP
@@ -47,14 +41,16 @@ class DeviceLogsTable:
     ([DeviceLog(device_id='12345', level=<Level.WARNING: 'WARNING'>, ...)], None)
     """
 
-    def __init__(self, table_name: str, shards: int = DEFAULT_SHARDS, client: DynamoDBClient | None = None):
-        self.table_name, self.shards, self._client = table_name, shards, client
+    noun, unavailable, table_env = "device logs", DeviceLogsUnavailableError, TABLE_ENV
+    client_config = POOLED  # up to ten shard queries run at once; keep a pooled connection for each
 
-    @property
-    def client(self) -> DynamoDBClient:
-        if self._client is None:
-            self._client = boto3.client("dynamodb", config=_CONFIG)
-        return self._client
+    def __init__(self, table_name: str, shards: int = DEFAULT_SHARDS, client: DynamoDBClient | None = None):
+        super().__init__(table_name, client)
+        self.shards = shards
+
+    @classmethod
+    def _from_env(cls, env: Mapping[str, str]) -> Self:
+        return cls(env[TABLE_ENV], int(env.get(SHARDS_ENV, DEFAULT_SHARDS)))
 
     def put(self, log: DeviceLog) -> None:
         """Store a log; a retry of the same log succeeds, a different one on its key is a conflict."""
@@ -83,14 +79,10 @@ class DeviceLogsTable:
 
     def _write(self, operation: str, on_condition: Exception, **request: Any) -> Any:
         """A conditional write: a failed condition raises `on_condition`, other failures Unavailable."""
-        try:
-            return getattr(self.client, operation)(TableName=self.table_name, **request)
-        except ClientError as exc:
-            if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
-                raise on_condition from exc
-            raise DeviceLogsUnavailableError(f"cannot write a device log: {exc}") from exc
-        except BotoCoreError as exc:
-            raise DeviceLogsUnavailableError(f"cannot write a device log: {exc}") from exc
+        errors = {CONDITION_FAILED: on_condition}
+        return self._call(
+            operation, errors=errors, action="write a device log", TableName=self.table_name, **request
+        )
 
     def device_logs(
         self, device_id: str, levels: Sequence[Level], window: Window, cursor: Any, limit: int, reads: Reads
@@ -195,20 +187,11 @@ class DeviceLogsTable:
             request["ScanIndexForward"] = False
         if start:
             request["ExclusiveStartKey"] = start
-        try:
-            response = getattr(self.client, operation)(**request)
-        except (ClientError, BotoCoreError) as exc:
-            raise DeviceLogsUnavailableError(f"cannot read device logs: {exc}") from exc
+        response = self._call(operation, action="read device logs", **request)
         reads.add(response)
         return response.get("Items", []), response.get("LastEvaluatedKey")
 
 
 def default_table() -> DeviceLogsTable:
     """The function's table, named by its environment (created once per execution environment)."""
-    global _default
-    if _default is None:
-        _default = DeviceLogsTable(os.environ[TABLE_ENV], int(os.environ.get(SHARDS_ENV, DEFAULT_SHARDS)))
-    return _default
-
-
-_default: DeviceLogsTable | None = None
+    return DeviceLogsTable.from_environment()

@@ -2,22 +2,17 @@
 
 from __future__ import annotations
 
-import os
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-import boto3
 from boto3.dynamodb.types import Binary, TypeDeserializer, TypeSerializer
-from botocore.exceptions import BotoCoreError, ClientError
 
+from common.repository import CONDITION_FAILED, TableRepository
 from models.documents.exceptions import (
     DocumentConflictError,
     DocumentNotFoundError,
     DocumentsUnavailableError,
 )
 from models.documents.models import Document, Status, listed
-
-if TYPE_CHECKING:
-    from mypy_boto3_dynamodb import DynamoDBClient
 
 TABLE_ENV = "DOCUMENTS_TABLE"
 INDEX = "GSI_user_id_status_with_created_on"
@@ -44,7 +39,7 @@ def to_document(values: dict[str, Any]) -> Document:
     )
 
 
-class DocumentsTable:
+class DocumentsTable(TableRepository):
     """The seed's redesigned `documents` table.
 
     >>> docs = DocumentsTable("Tatami-Documents", client=boto3.client("dynamodb"))  # doctest: +SKIP
@@ -52,32 +47,25 @@ class DocumentsTable:
     ([{'report_id': 'r-0001', 'status': 'COMPLETED', 'created_on': '2021-07-13', 'summary': ...}], None)
     """
 
-    def __init__(self, table_name: str, client: DynamoDBClient | None = None) -> None:
-        self.table_name, self._client = table_name, client
-
-    @property
-    def client(self) -> DynamoDBClient:
-        if self._client is None:
-            self._client = boto3.client("dynamodb")
-        return self._client
+    noun, unavailable, table_env = "documents", DocumentsUnavailableError, TABLE_ENV
 
     def put(self, values: dict[str, Any]) -> dict[str, Any] | None:
         """Write a document item unless its report_id is another user's; the item it replaced, if any."""
-        request = {"TableName": self.table_name, "Item": {k: _TO.serialize(v) for k, v in values.items()}}
+        request: dict[str, Any] = {"TableName": self.table_name}
+        request["Item"] = {k: _TO.serialize(v) for k, v in values.items()}
         request |= {"ConditionExpression": f"attribute_not_exists(report_id) OR {_OWNED}"}
         request |= {
             "ExpressionAttributeValues": {":user": {"S": values["user_id"]}},
             "ReturnValues": "ALL_OLD",
         }
-        response = self._call(
-            "put_item", request, conflict=f"report_id {values['report_id']} is another user's"
-        )
+        conflict = DocumentConflictError(f"report_id {values['report_id']} is another user's")
+        response = self._call("put_item", errors={CONDITION_FAILED: conflict}, **request)
         return _plain(response["Attributes"]) if "Attributes" in response else None
 
     def get(self, user_id: str, report_id: str) -> dict[str, Any]:
         """The whole item (body included) of a user's document: one GetItem."""
-        request = {"TableName": self.table_name, "Key": {"report_id": {"S": report_id}}}
-        response = self._call("get_item", request | {"ReturnConsumedCapacity": "TOTAL"})
+        key = {"report_id": {"S": report_id}}
+        response = self._call("get_item", TableName=self.table_name, Key=key, ReturnConsumedCapacity="TOTAL")
         item = response.get("Item")
         if not item or item["user_id"]["S"] != user_id:  # another user's report is as good as absent
             raise DocumentNotFoundError(f"user {user_id} has no document {report_id}")
@@ -96,7 +84,7 @@ class DocumentsTable:
         request |= {"ScanIndexForward": False, "ReturnConsumedCapacity": "TOTAL"}
         if start:
             request["ExclusiveStartKey"] = start
-        response = self._call("query", request)
+        response = self._call("query", **request)
         return [listed(_plain(item)) for item in response["Items"]], response.get("LastEvaluatedKey")
 
     def update(self, user_id: str, report_id: str, expected_key: str, changes: dict[str, Any]) -> Document:
@@ -108,42 +96,21 @@ class DocumentsTable:
         values = {f":{name}": _TO.serialize(value) for name, value in changes.items()}
         values |= {":user": {"S": user_id}, ":expected": {"S": expected_key}}
         request |= {"ExpressionAttributeValues": values, "ReturnValues": "ALL_NEW"}
-        response = self._call(
-            "update_item", request, conflict=f"document {report_id} changed meanwhile; retry"
-        )
+        conflict = DocumentConflictError(f"document {report_id} changed meanwhile; retry")
+        response = self._call("update_item", errors={CONDITION_FAILED: conflict}, **request)
         return to_document(_plain(response["Attributes"]))
 
     def delete(self, user_id: str, report_id: str) -> dict[str, Any]:
         """Delete a user's document; the item it was (to clean up its body)."""
-        request = {"TableName": self.table_name, "Key": {"report_id": {"S": report_id}}}
+        request: dict[str, Any] = {"TableName": self.table_name, "Key": {"report_id": {"S": report_id}}}
         request |= {"ConditionExpression": _OWNED, "ExpressionAttributeValues": {":user": {"S": user_id}}}
         missing = DocumentNotFoundError(f"user {user_id} has no document {report_id}")
-        response = self._call("delete_item", request | {"ReturnValues": "ALL_OLD"}, missing=missing)
+        response = self._call(
+            "delete_item", errors={CONDITION_FAILED: missing}, **request, ReturnValues="ALL_OLD"
+        )
         return _plain(response["Attributes"])
-
-    def _call(
-        self, operation: str, request: dict[str, Any], conflict: str = "", missing: Exception | None = None
-    ) -> Any:
-        try:
-            return getattr(self.client, operation)(**request)
-        except ClientError as exc:
-            if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
-                raise (missing or DocumentConflictError(conflict)) from exc
-            raise DocumentsUnavailableError(
-                f"cannot {operation.replace('_', ' ')} on documents: {exc}"
-            ) from exc
-        except BotoCoreError as exc:
-            raise DocumentsUnavailableError(
-                f"cannot {operation.replace('_', ' ')} on documents: {exc}"
-            ) from exc
-
-
-_default: DocumentsTable | None = None
 
 
 def default_table() -> DocumentsTable:
     """The function's table, named by its environment (created once per execution environment)."""
-    global _default
-    if _default is None:
-        _default = DocumentsTable(os.environ[TABLE_ENV])
-    return _default
+    return DocumentsTable.from_environment()

@@ -8,18 +8,13 @@ removal of the old item are one transaction, conditioned on the pointer not havi
 
 from __future__ import annotations
 
-import os
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-import boto3
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
-from botocore.exceptions import BotoCoreError, ClientError
 
+from common.repository import TRANSACTION_CANCELED, TableRepository
 from models.lockers.exceptions import LockerConflictError, LockerNotFoundError, LockersUnavailableError
 from models.lockers.models import Locker
-
-if TYPE_CHECKING:
-    from mypy_boto3_dynamodb import DynamoDBClient
 
 TABLE_ENV = "LOCKERS_TABLE"
 POINTERS = "#locker"
@@ -53,7 +48,7 @@ def _items(locker: Locker) -> tuple[dict[str, Any], dict[str, Any]]:
     return ({k: _TO.serialize(v) for k, v in item.items()}, {k: _TO.serialize(v) for k, v in pointer.items()})
 
 
-class LockersTable:
+class LockersTable(TableRepository):
     """The seed's `pick_up_locations` table.
 
     >>> lockers = LockersTable("Tatami-Lockers", client=boto3.client("dynamodb"))  # doctest: +SKIP
@@ -61,14 +56,7 @@ class LockersTable:
     ([Locker(locker_id='kioi-1', state='東京都', location='千代田区#紀尾井町', ...)], None)
     """
 
-    def __init__(self, table_name: str, client: DynamoDBClient | None = None) -> None:
-        self.table_name, self._client = table_name, client
-
-    @property
-    def client(self) -> DynamoDBClient:
-        if self._client is None:
-            self._client = boto3.client("dynamodb")
-        return self._client
+    noun, unavailable, table_env = "lockers", LockersUnavailableError, TABLE_ENV
 
     def in_area(
         self, state: str, prefix: str | None, start: Key | None, limit: int
@@ -85,14 +73,14 @@ class LockersTable:
         request |= {"Limit": limit, "ReturnConsumedCapacity": "TOTAL"}
         if start:
             request["ExclusiveStartKey"] = start
-        response = self._call("query", request)
+        response = self._call("query", **request)
         return [_locker(item) for item in response["Items"]], response.get("LastEvaluatedKey")
 
     def get(self, locker_id: str, consistent: bool = False) -> Locker:
         """A locker by id: one GetItem of its pointer."""
         key = {"state": {"S": POINTERS}, "location": {"S": locker_id}}
-        request = {"TableName": self.table_name, "Key": key, "ConsistentRead": consistent}
-        item = self._call("get_item", request | {"ReturnConsumedCapacity": "TOTAL"}).get("Item")
+        request: dict[str, Any] = {"TableName": self.table_name, "Key": key, "ConsistentRead": consistent}
+        item = self._call("get_item", **request, ReturnConsumedCapacity="TOTAL").get("Item")
         if item is None:
             raise LockerNotFoundError(f"no locker {locker_id}")
         return _locker(item)
@@ -113,7 +101,7 @@ class LockersTable:
         actions: list[Any] = [{"Put": {"TableName": self.table_name, "Item": item}}, {"Put": guard}]
         if old is not None and _place(old) != _place(locker):
             actions.append({"Delete": {"TableName": self.table_name, "Key": _key(old)}})
-        self._call("transact_write_items", {"TransactItems": actions})
+        self._transact(actions)
         return old is None
 
     def delete(self, locker_id: str) -> None:
@@ -124,17 +112,12 @@ class LockersTable:
         }
         guard |= {"ConditionExpression": "place = :place", "ExpressionAttributeValues": _was(old)}
         actions = [{"Delete": guard}, {"Delete": {"TableName": self.table_name, "Key": _key(old)}}]
-        self._call("transact_write_items", {"TransactItems": actions})
+        self._transact(actions)
 
-    def _call(self, operation: str, request: dict[str, Any]) -> Any:
-        try:
-            return getattr(self.client, operation)(**request)
-        except ClientError as exc:
-            if exc.response["Error"]["Code"] == "TransactionCanceledException":
-                raise LockerConflictError("the locker changed meanwhile; retry") from exc
-            raise LockersUnavailableError(f"cannot {operation.replace('_', ' ')} on lockers: {exc}") from exc
-        except BotoCoreError as exc:
-            raise LockersUnavailableError(f"cannot {operation.replace('_', ' ')} on lockers: {exc}") from exc
+    def _transact(self, actions: list[Any]) -> None:
+        """One transaction; a failed condition (another writer was first) is a conflict."""
+        conflict = LockerConflictError("the locker changed meanwhile; retry")
+        self._call("transact_write_items", errors={TRANSACTION_CANCELED: conflict}, TransactItems=actions)
 
 
 def _key(locker: Locker) -> Key:
@@ -145,12 +128,6 @@ def _was(locker: Locker) -> dict[str, Any]:
     return {":place": {"S": _place(locker)}}
 
 
-_default: LockersTable | None = None
-
-
 def default_table() -> LockersTable:
     """The function's table, named by its environment (created once per execution environment)."""
-    global _default
-    if _default is None:
-        _default = LockersTable(os.environ[TABLE_ENV])
-    return _default
+    return LockersTable.from_environment()

@@ -3,29 +3,17 @@
 from __future__ import annotations
 
 import json
-import uuid
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import boto3
 import pytest
-from moto import mock_aws
+
+from tests.support.lambda_runtime import FakeContext, api_event, moto_environment
 
 TABLES = {"COUNTER_SHARDS_TABLE": "shards", "COUNTERS_TABLE": "counters", "COUNTER_IDEMPOTENCY_TABLE": "idem"}
 # The same key schemas as the template (tests/infra/test_counters.py ties the names to the code).
 KEYS = {"shards": ["pk"], "counters": ["name", "item"], "idem": ["id"]}
-
-
-@dataclass
-class FakeContext:
-    function_name: str = "counters-write"
-    memory_limit_in_mb: int = 512
-    invoked_function_arn: str = "arn:aws:lambda:us-east-1:123456789012:function:counters-write"
-    aws_request_id: str = "req"
-
-    def get_remaining_time_in_millis(self) -> int:
-        return 10_000
 
 
 def _reset_caches() -> None:
@@ -44,16 +32,11 @@ def aws() -> Iterator[Any]:
     moto's state is global, and a mock left running would leak into other services' tests."""
     env = {
         **TABLES,
-        "AWS_DEFAULT_REGION": "us-east-1",
-        "AWS_ACCESS_KEY_ID": "testing",
-        "AWS_SECRET_ACCESS_KEY": "testing",
         "POWERTOOLS_SERVICE_NAME": "counters",
         "POWERTOOLS_METRICS_NAMESPACE": "Test",
         "POWERTOOLS_TRACE_DISABLED": "true",
     }
-    with pytest.MonkeyPatch.context() as patch, mock_aws():
-        for name, value in env.items():
-            patch.setenv(name, value)
+    with moto_environment(env):
         client = boto3.client("dynamodb")
         for table, keys in KEYS.items():
             client.create_table(
@@ -71,34 +54,6 @@ def aws() -> Iterator[Any]:
 Call = Callable[..., tuple[int, dict[str, Any], dict[str, str]]]
 
 
-def event(
-    method: str,
-    path: str,
-    body: Any = None,
-    headers: dict[str, str] | None = None,
-    query: dict[str, str] | None = None,
-) -> dict[str, Any]:
-    """A REST (v1) proxy event as API Gateway sends it."""
-    headers = headers or {}
-    return {
-        "resource": path,
-        "path": path,
-        "httpMethod": method,
-        "headers": headers,
-        "multiValueHeaders": {k: [v] for k, v in headers.items()},
-        "queryStringParameters": query,
-        "multiValueQueryStringParameters": {k: [v] for k, v in query.items()} if query else None,
-        "pathParameters": None,
-        "body": body if isinstance(body, str) or body is None else json.dumps(body),
-        "isBase64Encoded": False,
-        "requestContext": {
-            "requestId": uuid.uuid4().hex,
-            "stage": "v1",
-            "identity": {"sourceIp": "127.0.0.1"},
-        },
-    }
-
-
 @pytest.fixture
 def call(aws: Any) -> Call:
     """Invoke the API handler: (status, JSON body, headers); each test starts with cold caches."""
@@ -107,9 +62,10 @@ def call(aws: Any) -> Call:
     _reset_caches()
 
     def invoke(
-        method: str, path: str, body: Any = None, **kwargs: Any
+        method: str, path: str, body: Any = None, headers: dict[str, str] | None = None, **kwargs: Any
     ) -> tuple[int, dict[str, Any], dict[str, str]]:
-        response = api(event(method, path, body, **kwargs), FakeContext())
+        event = api_event(method, path, body=body, headers=headers or {}, **kwargs)
+        response = api(event, FakeContext("counters-write"))
         # REST (v1) responses carry headers as multiValueHeaders.
         headers = {name: values[-1] for name, values in (response.get("multiValueHeaders") or {}).items()}
         return response["statusCode"], json.loads(response["body"]), headers

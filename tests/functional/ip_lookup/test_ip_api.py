@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -12,9 +11,11 @@ import boto3
 import pytest
 from moto import mock_aws
 
+from common.repository import forget_instances
 from ip_lookup import lookup, repository
 from tatami.ip_loader.load import LoadOptions, load, prepare
 from tatami.ip_loader.store import RangesStore
+from tests.support.lambda_runtime import FAKE_AWS, FakeContext, api_event
 
 TABLE = "ranges"
 CSV = """start,end,asn,organization
@@ -25,45 +26,12 @@ CSV = """start,end,asn,organization
 """
 
 
-@dataclass
-class FakeContext:
-    function_name: str = "ip-lookup"
-    memory_limit_in_mb: int = 512
-    invoked_function_arn: str = "arn:aws:lambda:us-east-1:123456789012:function:ip-lookup"
-    aws_request_id: str = "req"
-
-    def get_remaining_time_in_millis(self) -> int:
-        return 10_000
-
-
-def event(method: str, path: str, resource: str, body: Any = None) -> dict[str, Any]:
-    params = {"address": path.rsplit("/", 1)[1]} if resource == "/ip/{address}" else None
-    return {
-        "resource": resource,
-        "path": path,
-        "httpMethod": method,
-        "headers": {"Content-Type": "application/json"},
-        "multiValueHeaders": {},
-        "queryStringParameters": None,
-        "multiValueQueryStringParameters": None,
-        "pathParameters": params,
-        "requestContext": {"requestId": "req", "resourcePath": resource, "httpMethod": method, "stage": "v1"},
-        "body": body if body is None or isinstance(body, str) else json.dumps(body),
-        "isBase64Encoded": False,
-    }
-
-
 @pytest.fixture
 def call(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     """The handler over a moto table loaded with CSV by the real loader."""
-    for name, value in {
-        repository.TABLE_ENV: TABLE,
-        "AWS_DEFAULT_REGION": "us-east-1",
-        "AWS_ACCESS_KEY_ID": "testing",
-        "AWS_SECRET_ACCESS_KEY": "testing",
-        "POWERTOOLS_SERVICE_NAME": "ip_lookup",
-        "POWERTOOLS_TRACE_DISABLED": "true",
-    }.items():
+    env = {**FAKE_AWS, repository.TABLE_ENV: TABLE}
+    env |= {"POWERTOOLS_SERVICE_NAME": "ip_lookup", "POWERTOOLS_TRACE_DISABLED": "true"}
+    for name, value in env.items():
         monkeypatch.setenv(name, value)
     with mock_aws():
         client = boto3.client("dynamodb")
@@ -79,15 +47,18 @@ def call(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
             ],
             BillingMode="PAY_PER_REQUEST",
         )
-        monkeypatch.setattr(repository, "_default", None)  # a fresh execution environment
+        forget_instances()  # a fresh execution environment
         monkeypatch.setattr(lookup, "_cache", None)
         from ip_lookup.handler import handler
 
         def invoke(method: str, path: str, resource: str, body: Any = None) -> Any:
-            return handler(event(method, path, resource, body), FakeContext())
+            params = {"address": path.rsplit("/", 1)[1]} if resource == "/ip/{address}" else None
+            event = api_event(method, path, body=body, resource=resource, path_parameters=params)
+            return handler(event, FakeContext("ip-lookup"))
 
         invoke.load = lambda text: _load(client, tmp_path, text)  # type: ignore[attr-defined]
         yield invoke
+    forget_instances()
 
 
 def _load(client: Any, folder: Path, text: str) -> int | None:
@@ -198,6 +169,7 @@ def test_a_full_batch_of_100_is_answered(call: Any) -> None:
 
 
 def test_a_table_dynamodb_refuses_is_a_503_not_a_crash(call: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(repository, "_default", repository.RangesTable("no-such-table"))
+    monkeypatch.setenv(repository.TABLE_ENV, "no-such-table")
+    forget_instances()
     status, body, _ = get(call, "1.0.0.1")
     assert status == 503 and body == {"message": "the IP ranges table is unavailable; retry later"}

@@ -6,20 +6,17 @@ from __future__ import annotations
 
 import json
 import os
-import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
-from unittest import mock
 
 import boto3
 import pytest
-from moto import mock_aws
 
 import common.tokens
 from common.observability import metrics
-from models import listing
+from common.repository import forget_instances
 from tests.integration.labs.tables import lab_tables
+from tests.support.lambda_runtime import FakeContext, api_event, moto_environment, status_and_body
 
 # Names of their own: another module's moto may still be active (a session-scoped mock), sharing state.
 ENV = {"INVOICES_TABLE": "labs-invoices", "EMPLOYEES_TABLE": "labs-employees"}
@@ -29,31 +26,15 @@ OUTPUTS = {
     "EMPLOYEES_TABLE": "EmployeesTableName",
     "REPLICA_TABLE": "LogfileReplicaTableName",
 }
-
-
-@dataclass
-class Context:
-    function_name: str = "labs"
-    memory_limit_in_mb: int = 512
-    invoked_function_arn: str = "arn:aws:lambda:us-east-1:123456789012:function:labs"
-    aws_request_id: str = "req"
-
-    def get_remaining_time_in_millis(self) -> int:
-        return 10_000
+CONTEXT = FakeContext("labs")
 
 
 def _reset() -> None:
-    import labs.employees.repository as employees
-    import labs.invoices.repository as invoices
     import labs.replication.parking as parking
-    import labs.replication.repository as replica
 
     common.tokens._secret.cache_clear()
-    listing.default_client.cache_clear()
-    replica.default_client.cache_clear()
     parking._client.cache_clear()
-    for module in (invoices, employees, replica):
-        module._default = None  # type: ignore[attr-defined]
+    forget_instances()
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -61,9 +42,8 @@ def aws() -> Iterator[str]:
     from tatami.local.assembly import TableSpec
     from tatami.local.provision import create_table_request
 
-    env = {"AWS_DEFAULT_REGION": "us-east-1", "AWS_ACCESS_KEY_ID": "t", "AWS_SECRET_ACCESS_KEY": "t"}
-    env |= ENV | {"POWERTOOLS_TRACE_DISABLED": "true", "POWERTOOLS_METRICS_NAMESPACE": "Test"}
-    with mock.patch.dict(os.environ, env), mock_aws():
+    env = ENV | {"POWERTOOLS_TRACE_DISABLED": "true", "POWERTOOLS_METRICS_NAMESPACE": "Test"}
+    with moto_environment(env):
         client = boto3.client("dynamodb")
         for variable, output_key in OUTPUTS.items():
             spec = TableSpec(output_key, ENV[variable], lab_tables()[output_key])
@@ -82,18 +62,7 @@ def aws() -> Iterator[str]:
 
 
 def rest(handler: Any, method: str, path: str, body: Any = None, **query: str) -> tuple[int, Any]:
-    event = {
-        "resource": path,
-        "path": path,
-        "httpMethod": method,
-        "headers": {"Content-Type": "application/json"},
-        "queryStringParameters": query or None,
-        "multiValueQueryStringParameters": {k: [v] for k, v in query.items()} or None,
-        "body": json.dumps(body) if body is not None else None,
-        "requestContext": {"requestId": uuid.uuid4().hex, "stage": "v1"},
-    }
-    response = handler(event, Context())
-    return response["statusCode"], json.loads(response["body"]) if response.get("body") else None
+    return status_and_body(handler(api_event(method, path, body=body, query=query), CONTEXT))
 
 
 def test_an_invoice_round_trip_through_the_handler() -> None:
@@ -144,8 +113,8 @@ def test_the_replicator_applies_in_order_and_refuses_the_past(aws: str) -> None:
     put = stream_record(100, "INSERT", "request#1", bytessent={"N": "1"})
     remove = stream_record(101, "REMOVE", "request#1")
     other = stream_record(102, "INSERT", "request#2", bytessent={"N": "2"})
-    assert handler({"Records": [put, remove, other]}, Context()) == {"batchItemFailures": []}
-    assert handler({"Records": [put]}, Context()) == {"batchItemFailures": []}  # late, and refused
+    assert handler({"Records": [put, remove, other]}, CONTEXT) == {"batchItemFailures": []}
+    assert handler({"Records": [put]}, CONTEXT) == {"batchItemFailures": []}  # late, and refused
     items = {i["PK"]["S"]: i for i in boto3.client("dynamodb").scan(TableName="labs-replica")["Items"]}
     assert "_rep_deleted" in items["request#1"] and items["request#2"]["bytessent"] == {"N": "2"}
 
@@ -154,6 +123,6 @@ def test_a_record_without_its_image_is_parked_not_retried(aws: str) -> None:
     from labs.replication.handler import handler
 
     broken = stream_record(200, "MODIFY", "request#3")  # a stream that shows keys only
-    assert handler({"Records": [broken]}, Context()) == {"batchItemFailures": []}
+    assert handler({"Records": [broken]}, CONTEXT) == {"batchItemFailures": []}
     (message,) = boto3.client("sqs").receive_message(QueueUrl=aws)["Messages"]
     assert json.loads(message["Body"])["keys"] == {"PK": {"S": "request#3"}}

@@ -7,15 +7,12 @@ Fast and functional only: what DynamoDB reads and returns is proven on DynamoDB 
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator
 from typing import Any
-from unittest import mock
 
 import boto3
 import pytest
-from moto import mock_aws
 
 import common.tokens
 from infra.constructs import forum_orders_businesses_schema as schema
@@ -23,6 +20,7 @@ from models import listing
 from models.businesses import api as businesses_api
 from models.forum import api as forum_api
 from models.orders import api as orders_api
+from tests.support.lambda_runtime import assert_400_naming, moto_environment, resolve
 
 TABLES = {
     "FORUMS_TABLE_NAME": schema.FORUMS,
@@ -44,9 +42,8 @@ def _clear_caches() -> None:
 
 @pytest.fixture(scope="module", autouse=True)
 def aws() -> Iterator[None]:
-    env = {"AWS_DEFAULT_REGION": "us-east-1", "AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test"}
-    env |= {name: name.lower() for name in TABLES} | {"ORDER_STATUS_SHARDS": "10"}
-    with mock.patch.dict(os.environ, env), mock_aws():
+    env = {name: name.lower() for name in TABLES} | {"ORDER_STATUS_SHARDS": "10"}
+    with moto_environment(env):
         client = boto3.client("dynamodb")
         for name, table in TABLES.items():
             client.create_table(**table.create_table_request(name.lower()))
@@ -63,26 +60,11 @@ def call(
     model: str, method: str, path: str, query: dict[str, str] | None = None, body: Any = None
 ) -> tuple[int, dict[str, Any]]:
     """One API Gateway REST proxy event through the model's resolver (path kept percent-encoded)."""
-    event = {
-        "resource": path,
-        "path": path,
-        "httpMethod": method,
-        "headers": {"Content-Type": "application/json"},
-        "queryStringParameters": query,
-        "multiValueQueryStringParameters": {k: [v] for k, v in query.items()} if query else None,
-        "pathParameters": None,
-        "requestContext": {"httpMethod": method, "path": path, "stage": "v1", "requestId": "test"},
-        "body": body if body is None or isinstance(body, str) else json.dumps(body),
-        "isBase64Encoded": False,
-    }
-    response = APPS[model].app.resolve(event, None)
-    return response["statusCode"], json.loads(response["body"])
+    return resolve(APPS[model].app, method, path, query=query, body=body)
 
 
 def assert_400(result: tuple[int, dict[str, Any]], field: str) -> None:
-    status, body = result
-    assert status == 400, body
-    assert body["message"].startswith(f"{field}:") or f"{field}:" in body["message"], body
+    assert_400_naming(*result, field)
 
 
 @pytest.mark.parametrize(

@@ -2,23 +2,11 @@
 
 from __future__ import annotations
 
-import time
 import uuid
-from collections.abc import Callable
-from typing import Any
 
 import requests
 
 from tatami.local.cloud import LocalCloud
-
-
-def eventually(check: Callable[[], Any], timeout: float = 30.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        result = check()
-        if result or time.monotonic() > deadline:
-            return result
-        time.sleep(0.1)
 
 
 def create(cloud: LocalCloud, prefix: str, target_wcu: int = 10_000) -> str:

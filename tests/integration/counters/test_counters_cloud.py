@@ -12,7 +12,8 @@ import requests
 
 from infra import constants
 from tatami.local.cloud import LocalCloud
-from tests.integration.counters.cloud_helpers import create, eventually, increment, rollup_settled, value
+from tests.integration.counters.cloud_helpers import create, increment, rollup_settled, value
+from tests.support.waiting import eventually
 
 
 @pytest.mark.slow  # 3,200 HTTP requests: about 20-40 s on two cores

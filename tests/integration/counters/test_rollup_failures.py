@@ -8,7 +8,8 @@ from typing import Any
 from counters.counters_table import parse_rollup
 from infra import constants
 from tatami.local.cloud import LocalCloud
-from tests.integration.counters.cloud_helpers import create, eventually, increment, rollup_settled
+from tests.integration.counters.cloud_helpers import create, increment, rollup_settled
+from tests.support.waiting import eventually
 
 ITEM_LIMIT = 400 * 1024  # DynamoDB's maximum item size, which DynamoDB Local enforces
 

@@ -1,4 +1,5 @@
-"""The labs' tables as their constructs synthesize them (never a second description), for any tier."""
+"""The labs' tables as their constructs synthesize them (never a second description), for any tier;
+and the largest item one accepts (the replica cannot store its copy)."""
 
 from __future__ import annotations
 
@@ -42,3 +43,23 @@ def create_lab_table(client: Any, output_key: str, prefix: str) -> str:
     spec = TableSpec(output_key, f"{prefix}-{output_key.removesuffix('TableName')}", lab_tables()[output_key])
     client.create_table(**create_table_request(spec))
     return spec.name
+
+
+ITEM_LIMIT = 400 * 1024  # DynamoDB's item size limit, names and values
+
+
+def largest_item(client: Any, table: str, key: str) -> int:
+    """Put the largest item DynamoDB accepts under `key` (by bisection); its padding length.
+
+    Its replica copy (+ `_rep_seq`) cannot fit, so the replicator's write fails for real.
+    """
+    fits, too_big = 0, ITEM_LIMIT
+    while too_big - fits > 1:
+        size = (fits + too_big) // 2
+        try:
+            client.put_item(TableName=table, Item={"PK": {"S": key}, "pad": {"S": "x" * size}})
+            fits = size
+        except client.exceptions.ClientError:
+            too_big = size
+    client.put_item(TableName=table, Item={"PK": {"S": key}, "pad": {"S": "x" * fits}})
+    return fits

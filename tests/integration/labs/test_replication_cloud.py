@@ -21,12 +21,12 @@ import pytest
 from infra import constants
 from labs.replication.records import live
 from tatami.local.cloud import LocalCloud
-from tatami.local.streams import aws_stream_arn, lambda_record
-from tests.integration.counters.cloud_helpers import eventually
+from tests.integration.labs.tables import largest_item
+from tests.support.streams import stream_records
+from tests.support.waiting import eventually
 
 HANDLER = "labs.replication.handler.handler"
 OPERATIONS, KEYS, WRITERS = 2000, 250, 8
-ITEM_LIMIT = 400 * 1024
 
 
 def replicator(cloud: LocalCloud) -> str:
@@ -82,19 +82,6 @@ def operation(client: Any, table: str, rng: random.Random, n: int) -> None:
         client.delete_item(TableName=table, Key=key)
 
 
-def largest_item(client: Any, table: str, key: str) -> None:
-    """Put the largest item DynamoDB accepts under `key`: its replica copy (+ `_rep_seq`) cannot fit."""
-    fits, too_big = 0, ITEM_LIMIT
-    while too_big - fits > 1:
-        size = (fits + too_big) // 2
-        try:
-            client.put_item(TableName=table, Item={"PK": {"S": key}, "pad": {"S": "x" * size}})
-            fits = size
-        except client.exceptions.ClientError:
-            too_big = size
-    client.put_item(TableName=table, Item={"PK": {"S": key}, "pad": {"S": "x" * fits}})
-
-
 def chaos(stop: threading.Event, kills: list[int]) -> None:
     """Kill a replicator execution environment every 1-2 s: mid-batch or idle, Lambda's crash path."""
     rng = random.Random(7)
@@ -102,21 +89,6 @@ def chaos(stop: threading.Event, kills: list[int]) -> None:
         for pid in worker_pids()[:1]:
             os.kill(pid, signal.SIGKILL)
             kills.append(pid)
-
-
-def stream_records(cloud: LocalCloud, table: str) -> list[dict[str, Any]]:
-    client, streams = cloud.client("dynamodb"), cloud.client("dynamodbstreams")
-    arn = client.describe_table(TableName=table)["Table"]["LatestStreamArn"]
-    records: list[dict[str, Any]] = []
-    for shard in streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"]:
-        iterator = streams.get_shard_iterator(
-            StreamArn=arn, ShardId=shard["ShardId"], ShardIteratorType="TRIM_HORIZON"
-        )["ShardIterator"]
-        while iterator:
-            response = streams.get_records(ShardIterator=iterator, Limit=1000)
-            records += [lambda_record(raw, aws_stream_arn(arn)) for raw in response["Records"]]
-            iterator = response.get("NextShardIterator") if response["Records"] else None
-    return records
 
 
 def parked_keys(cloud: LocalCloud) -> list[Any]:
@@ -157,7 +129,7 @@ def test_the_replica_equals_the_source_after_2000_operations_crashes_and_redeliv
     assert {"PK": {"S": "request#too-big"}} in parked_keys(app_cloud)
 
     # Redeliver every record of the stream again, shuffled into batches of 100: nothing moves back.
-    records = stream_records(app_cloud, source)
+    records = stream_records(app_cloud.client("dynamodb"), app_cloud.client("dynamodbstreams"), source)
     assert len(records) > 1500  # a delete of an absent key streams nothing, as on AWS
     random.Random(11).shuffle(records)
     for start in range(0, len(records), 100):

@@ -18,8 +18,8 @@ from labs.replication import apply, parking
 from labs.replication.records import DELETED, live
 from labs.replication.repository import ReplicaTable
 from tatami.local import engines
-from tatami.local.stream_records import aws_stream_arn, lambda_record
-from tests.integration.labs.tables import create_lab_table
+from tests.integration.labs.tables import create_lab_table, largest_item
+from tests.support.streams import stream_records
 
 
 @pytest.fixture(scope="module")
@@ -32,21 +32,6 @@ def tables(dynamodb_local: str) -> tuple[Any, Any, str, str]:
         "dynamodbstreams", endpoint_url=dynamodb_local, region_name="us-east-1", **engines.LOCAL_CREDENTIALS
     )
     return client, streams, source, replica
-
-
-def stream_records(client: Any, streams: Any, table: str) -> list[dict[str, Any]]:
-    """Every record of the table's stream so far, as Lambda hands them to a handler."""
-    arn = client.describe_table(TableName=table)["Table"]["LatestStreamArn"]
-    records: list[dict[str, Any]] = []
-    for shard in streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"]:
-        iterator = streams.get_shard_iterator(
-            StreamArn=arn, ShardId=shard["ShardId"], ShardIteratorType="TRIM_HORIZON"
-        )["ShardIterator"]
-        while iterator:
-            response = streams.get_records(ShardIterator=iterator, Limit=1000)
-            records += [lambda_record(raw, aws_stream_arn(arn)) for raw in response["Records"]]
-            iterator = response.get("NextShardIterator") if response["Records"] else None
-    return records
 
 
 def of_key(records: list[dict[str, Any]], *keys: str) -> list[dict[str, Any]]:
@@ -110,7 +95,7 @@ def test_an_unstorable_item_is_parked_and_the_batch_goes_on(
     client, streams, source, replica = tables
     parked: list[dict[str, Any]] = []
     monkeypatch.setattr(parking, "park", lambda record, why: parked.append({"record": record, "why": why}))
-    big = _largest_item(client, source, "request#big")
+    big = largest_item(client, source, "request#big")
     client.put_item(TableName=source, Item=item(901, bytessent=1))
     records = of_key(stream_records(client, streams, source), "request#big", "request#901")
     outcomes = apply.apply_batch(records, ReplicaTable(replica, client=client))
@@ -126,17 +111,3 @@ def test_an_unreachable_replica_fails_the_records_for_a_retry(tables: tuple[Any,
     unreachable = engines.dynamodb_client(f"http://127.0.0.1:{engines.free_port()}")
     outcomes = apply.apply_batch(records, ReplicaTable("any", client=unreachable))
     assert all(outcome.startswith("failed") for outcome in outcomes.values())
-
-
-def _largest_item(client: Any, table: str, key: str) -> int:
-    """Put the largest item DynamoDB accepts under `key` (by bisection); its padding length."""
-    fits, too_big = 0, 400 * 1024
-    while too_big - fits > 1:
-        size = (fits + too_big) // 2
-        try:
-            client.put_item(TableName=table, Item={"PK": {"S": key}, "pad": {"S": "x" * size}})
-            fits = size
-        except client.exceptions.ClientError:
-            too_big = size
-    client.put_item(TableName=table, Item={"PK": {"S": key}, "pad": {"S": "x" * fits}})
-    return fits

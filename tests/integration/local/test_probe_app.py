@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -13,15 +12,7 @@ import pytest
 import requests
 
 from tatami.local.cloud import LocalCloud
-
-
-def eventually(check: Callable[[], Any], timeout: float = 20.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        result = check()
-        if result or time.monotonic() > deadline:
-            return result
-        time.sleep(0.1)
+from tests.support.waiting import eventually
 
 
 def seen(cloud: LocalCloud, key: str) -> dict[str, Any] | None:
@@ -46,8 +37,8 @@ def test_a_write_through_a_route_runs_the_stream_functions(probe_cloud: LocalClo
         "id": key,
         "text": "hello",
     }
-    bisecting = eventually(lambda: seen(probe_cloud, f"bisecting#{key}#INSERT"))
-    partial = eventually(lambda: seen(probe_cloud, f"partial#{key}#INSERT"))
+    bisecting = eventually(lambda: seen(probe_cloud, f"bisecting#{key}#INSERT"), timeout=20)
+    partial = eventually(lambda: seen(probe_cloud, f"partial#{key}#INSERT"), timeout=20)
     assert bisecting["deliveries"] == {"N": "1"} and partial["deliveries"] == {"N": "1"}
 
 

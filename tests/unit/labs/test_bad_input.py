@@ -6,19 +6,18 @@ exist, so a request that got past validation would fail with something other tha
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 import common.tokens
-import labs.employees.repository
-import labs.invoices.repository
+from common.repository import forget_instances
 from common.tokens import encode_token
 from labs.employees.api import app as employees
 from labs.invoices.api import app as invoices
 from models import listing
+from tests.support.lambda_runtime import assert_400_naming, resolve
 
 FORGED = "eyJQSyI6IkMjMSJ9.AAAA"
 CUSTOMER = {"id": "c1", "name": "N", "state": "WA"}
@@ -35,25 +34,9 @@ def _environment(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setenv("EMPLOYEES_TABLE", "no-such-table")
     monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
     monkeypatch.setattr(common.tokens, "_secret", lambda: b"unit-test-key")
-    for module in (labs.invoices.repository, labs.employees.repository):
-        monkeypatch.setattr(module, "_default", None)
+    forget_instances()  # the tables built here name no real table: drop them afterwards
     yield
-
-
-def call(
-    app: Any, method: str, path: str, query: dict[str, str] | None = None, body: Any = None
-) -> dict[str, Any]:
-    event = {
-        "httpMethod": method,
-        "path": path,
-        "resource": path,
-        "headers": {"Content-Type": "application/json"},
-        "queryStringParameters": query,
-        "multiValueQueryStringParameters": {k: [v] for k, v in query.items()} if query else None,
-        "body": body if isinstance(body, str) or body is None else json.dumps(body),
-        "requestContext": {"requestId": "unit", "stage": "v1", "httpMethod": method, "path": path},
-    }
-    return dict(app.resolve(event, None))
+    forget_instances()
 
 
 CASES = [
@@ -101,10 +84,7 @@ CASES = [
 def test_bad_input_is_a_400_naming_the_field(
     app: Any, method: str, path: str, query: dict[str, str] | None, body: Any, field: str
 ) -> None:
-    response = call(app, method, path, query, body)
-    message = json.loads(response["body"])["message"]
-    assert response["statusCode"] == 400, message
-    assert any(part.startswith(f"{field}:") for part in message.split("; ")), message
+    assert_400_naming(*resolve(app, method, path, query=query, body=body), field)
 
 
 @pytest.mark.parametrize(
@@ -119,6 +99,6 @@ def test_a_genuine_token_for_another_query_is_refused(
     app: Any, path: str, query: dict[str, str], issued_for: str
 ) -> None:
     token = encode_token({"PK": {"S": "x"}, "SK": {"S": "y"}}, issued_for)  # signed, but for another query
-    response = call(app, "GET", path, {**query, "next": token})
-    assert response["statusCode"] == 400
-    assert json.loads(response["body"])["message"].startswith("next:")
+    status, body = resolve(app, "GET", path, query={**query, "next": token})
+    assert status == 400
+    assert body["message"].startswith("next:")

@@ -7,13 +7,14 @@ from types import ModuleType
 
 import pytest
 
+from labs import versioned
 from labs.employees import items as employee_items
 from labs.employees import models as employee_models
 from labs.employees import queries
 from labs.invoices import items as invoice_items
 from labs.replication import parking, records
 
-MODULES = [employee_items, employee_models, queries, invoice_items, records, parking]
+MODULES = [employee_items, employee_models, queries, invoice_items, records, parking, versioned]
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)

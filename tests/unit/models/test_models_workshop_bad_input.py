@@ -14,12 +14,8 @@ from urllib.parse import quote
 import pytest
 
 import common.tokens
-import models.campaigns.repository
-import models.carts.repository
-import models.devices.repository
 import models.documents.bodies
-import models.documents.repository
-import models.lockers.repository
+from common.repository import forget_instances
 from common.tokens import encode_token
 from models.campaigns.api import app as campaigns
 from models.carts.api import app as carts
@@ -27,15 +23,8 @@ from models.devices.api import app as devices
 from models.devices.logs import scope
 from models.documents.api import app as documents
 from models.lockers.api import app as lockers
+from tests.support.lambda_runtime import assert_400_naming, resolve
 
-SINGLETONS = [
-    models.devices.repository,
-    models.carts.repository,
-    models.documents.repository,
-    models.documents.bodies,
-    models.lockers.repository,
-    models.campaigns.repository,
-]
 TABLES = ["DEVICE_LOGS_TABLE", "CARTS_TABLE", "DOCUMENTS_TABLE", "LOCKERS_TABLE", "CAMPAIGN_USERS_TABLE"]
 FORGED = "eyJwayI6Ik1BWCJ9.AAAA"
 LOG = {"level": "INFO", "message": "m"}
@@ -59,25 +48,11 @@ def _environment(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         monkeypatch.setenv(name, "no-such-table")
     monkeypatch.setenv("DOCUMENTS_BUCKET", "no-such-bucket")
     monkeypatch.setattr(common.tokens, "_secret", lambda: b"unit-test-key")
-    for module in SINGLETONS:  # the tables built here name no real table: drop them afterwards
-        monkeypatch.setattr(module, "_default", None)
+    # The tables and bucket built here name no real ones: drop them afterwards.
+    monkeypatch.setattr(models.documents.bodies, "_default", None)
+    forget_instances()
     yield
-
-
-def call(
-    app: Any, method: str, path: str, query: dict[str, str] | None = None, body: Any = None
-) -> dict[str, Any]:
-    event = {
-        "httpMethod": method,
-        "path": path,
-        "resource": path,
-        "headers": {"Content-Type": "application/json"},
-        "queryStringParameters": query,
-        "multiValueQueryStringParameters": {k: [v] for k, v in query.items()} if query else None,
-        "body": body if isinstance(body, str) or body is None else json.dumps(body),
-        "requestContext": {"requestId": "unit", "stage": "v1", "httpMethod": method, "path": path},
-    }
-    return dict(app.resolve(event, None))
+    forget_instances()
 
 
 CASES = [
@@ -200,10 +175,7 @@ CASES = [
 def test_bad_input_is_a_400_naming_the_field(
     app: Any, method: str, path: str, query: dict[str, str] | None, body: Any, field: str
 ) -> None:
-    response = call(app, method, path, query, body)
-    message = json.loads(response["body"])["message"]
-    assert response["statusCode"] == 400, message
-    assert any(part.startswith(f"{field}:") for part in message.split("; ")), message
+    assert_400_naming(*resolve(app, method, path, query=query, body=body), field)
 
 
 @pytest.mark.parametrize(
@@ -229,6 +201,6 @@ def test_a_genuine_token_for_another_query_is_refused(
     app: Any, path: str, query: dict[str, str], issued_for: str
 ) -> None:
     token = encode_token({"user_id": {"S": "MAX"}}, issued_for)  # valid, signed, but for someone else
-    response = call(app, "GET", path, {**query, "next": token})
-    assert response["statusCode"] == 400
-    assert json.loads(response["body"])["message"].startswith("next:")
+    status, body = resolve(app, "GET", path, query={**query, "next": token})
+    assert status == 400
+    assert body["message"].startswith("next:")

@@ -4,7 +4,6 @@ and a failed table fails the invocation after the others were done."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -12,6 +11,7 @@ import pytest
 from olap import handler as export_handler
 from olap.exceptions import ExportError, SettingsError
 from olap.run import Outcome
+from tests.support.lambda_runtime import FakeContext
 
 ENV = {
     "OLAP_TABLES": json.dumps({"orders": "arn:t/Orders", "device_logs": "arn:t/Logs"}),
@@ -21,14 +21,7 @@ ENV = {
     "POWERTOOLS_METRICS_NAMESPACE": "Tatami",
     "POWERTOOLS_SERVICE_NAME": "olap",
 }
-
-
-@dataclass
-class FakeContext:
-    function_name: str = "olap-export"
-    memory_limit_in_mb: int = 512
-    invoked_function_arn: str = "arn:aws:lambda:us-east-1:123456789012:function:olap-export"
-    aws_request_id: str = "req"
+CONTEXT = FakeContext("olap-export")
 
 
 @pytest.fixture
@@ -57,7 +50,7 @@ def test_a_scheduled_event_runs_every_table_with_its_event_id_as_the_token_seed(
     calls: list[dict[str, Any]],
 ) -> None:
     event = {"id": "evt-1", "detail-type": "Scheduled Event", "source": "aws.events"}
-    result = export_handler.handler(event, FakeContext())
+    result = export_handler.handler(event, CONTEXT)
     assert calls == [{"path": "aws", "tables": ["orders", "device_logs"], "kind": "auto", "seed": "evt-1"}]
     assert result == {
         "exports": [
@@ -71,7 +64,7 @@ def test_on_the_local_cloud_the_same_event_takes_the_scan_path(
     calls: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("TATAMI_LOCAL", "1")
-    export_handler.handler({"tables": ["orders"], "kind": "full"}, FakeContext())
+    export_handler.handler({"tables": ["orders"], "kind": "full"}, CONTEXT)
     assert calls == [{"path": "local", "tables": ["orders"], "kind": "full"}]
 
 
@@ -80,10 +73,10 @@ def test_unknown_tables_and_failed_tables_fail_the_invocation(
     calls: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with pytest.raises(SettingsError, match="no exported table"):
-        export_handler.handler({"tables": ["carts"]}, FakeContext())
+        export_handler.handler({"tables": ["carts"]}, CONTEXT)
     monkeypatch.setenv("OLAP_TABLES", json.dumps({"orders": "arn:t/Orders"}))
     monkeypatch.setattr(
         export_handler, "run_aws", lambda *a, **k: [Outcome("orders", "failed", "PITR is off")]
     )
     with pytest.raises(ExportError, match="orders: failed \\(PITR is off\\)"):
-        export_handler.handler({}, FakeContext())
+        export_handler.handler({}, CONTEXT)

@@ -1,0 +1,112 @@
+"""The plumbing every one-table repository shares: a lazy client, SDK errors translated, one instance.
+
+A repository module still owns its table's key names, expressions and queries (one module per
+table). What each of them used to write again lives here: the client, created on first use and
+reused across warm starts; `_call`, which turns a `ClientError`/`BotoCoreError` into the service's
+own 503 error (or, for the codes a caller names, into its conflict or not-found error) with
+`raise ... from exc`; and `from_environment`, the function's instance named by its environment.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Self
+
+import boto3
+from botocore.config import Config
+from botocore.exceptions import BotoCoreError, ClientError
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
+
+__all__ = ["CONDITION_FAILED", "POOLED", "TRANSACTION_CANCELED", "TableRepository", "forget_instances"]
+
+CONDITION_FAILED = "ConditionalCheckFailedException"
+TRANSACTION_CANCELED = "TransactionCanceledException"
+# For functions that run many calls at once (a merge of shard Queries, a batch route's threads):
+# a pooled connection for each, and standard retries to absorb throttling.
+POOLED = Config(max_pool_connections=32, retries={"mode": "standard", "max_attempts": 3})
+
+_instances: dict[type[TableRepository], TableRepository] = {}
+
+
+class TableRepository:
+    """The base of a repository of one table; subclasses add its reads and writes.
+
+    Class attributes: `noun`, the table as error messages name it ("" leaves it out);
+    `unavailable`, the service's 503 error; `table_env`, the variable holding the table's name;
+    `client_config`, the botocore Config of the lazily created client (None: botocore's defaults).
+
+    >>> class Lockers(TableRepository):
+    ...     noun, unavailable, table_env = "lockers", RuntimeError, "LOCKERS_TABLE"
+    >>> Lockers("Tatami-Lockers")._message("put_item", None, "throttled")
+    'cannot put item on lockers: throttled'
+    """
+
+    noun: ClassVar[str] = ""
+    unavailable: ClassVar[type[Exception]]
+    table_env: ClassVar[str]
+    client_config: ClassVar[Config | None] = None
+
+    def __init__(self, table_name: str, client: DynamoDBClient | None = None) -> None:
+        self.table_name, self._client = table_name, client
+
+    @property
+    def client(self) -> DynamoDBClient:
+        """The injected client, else one created on first use (and kept: reused while warm)."""
+        if self._client is None:
+            self._client = boto3.client("dynamodb", config=self.client_config)
+        return self._client
+
+    @classmethod
+    def from_environment(cls) -> Self:
+        """The function's repository, named by its environment (created once per execution environment).
+
+        >>> CartsTable.from_environment() is CartsTable.from_environment()  # doctest: +SKIP
+        True
+        """
+        instance = _instances.get(cls)
+        if not isinstance(instance, cls):
+            instance = _instances[cls] = cls._from_env(os.environ)
+        return instance
+
+    @classmethod
+    def _from_env(cls, env: Mapping[str, str]) -> Self:
+        """A new instance from the environment; a repository with more settings reads them here."""
+        return cls(env[cls.table_env])
+
+    def _call(
+        self,
+        operation: str,
+        /,
+        *,
+        errors: Mapping[str, Exception] | None = None,
+        action: str | None = None,
+        **request: Any,
+    ) -> Any:
+        """`client.<operation>(**request)`; an error code in `errors` raises its exception, any other
+        SDK error the service's `unavailable` error, "cannot <action>: <reason>" (by default the
+        action is the operation's words on the noun: "put item on lockers")."""
+        try:
+            return getattr(self.client, operation)(**request)
+        except ClientError as exc:
+            code = exc.response["Error"]["Code"]
+            if errors and code in errors:
+                raise errors[code] from exc
+            raise self.unavailable(self._message(operation, action, exc)) from exc
+        except BotoCoreError as exc:
+            raise self.unavailable(self._message(operation, action, exc)) from exc
+
+    def _message(self, operation: str, action: str | None, reason: object) -> str:
+        if action is None:
+            action = operation.replace("_", " ") + (f" on {self.noun}" if self.noun else "")
+        return f"cannot {action}: {reason}"
+
+
+def forget_instances() -> None:
+    """Drop the instances `from_environment` made (tests do, around changing the environment).
+
+    >>> forget_instances()
+    """
+    _instances.clear()

@@ -1,0 +1,161 @@
+"""lambdas/common/repository.py: SDK errors translated, the client created lazily, one instance per class."""
+
+from __future__ import annotations
+
+import doctest
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from botocore.config import Config
+from botocore.exceptions import ClientError, EndpointConnectionError
+
+import common.repository
+from common.repository import CONDITION_FAILED, TableRepository, forget_instances
+
+
+class Unavailable(Exception):
+    pass
+
+
+class Conflict(Exception):
+    pass
+
+
+class Things(TableRepository):
+    noun, unavailable, table_env = "things", Unavailable, "THINGS_TABLE"
+
+
+class Silent(TableRepository):
+    unavailable, table_env = Unavailable, "SILENT_TABLE"  # no noun: "cannot query: ..."
+
+
+class Sharded(TableRepository):
+    noun, unavailable, table_env = "shards", Unavailable, "SHARDED_TABLE"
+    client_config = Config(max_pool_connections=7)
+
+    def __init__(self, table_name: str, shards: int = 1, client: Any = None) -> None:
+        super().__init__(table_name, client)
+        self.shards = shards
+
+    @classmethod
+    def _from_env(cls, env: Any) -> Sharded:
+        return cls(env[cls.table_env], int(env["SHARDS"]))
+
+
+class FakeClient:
+    """Answers every operation with `answer`, or raises it when it is an exception."""
+
+    def __init__(self, answer: Any) -> None:
+        self.answer, self.calls = answer, []
+
+    def __getattr__(self, operation: str) -> Any:
+        def call(**request: Any) -> Any:
+            self.calls.append((operation, request))
+            if isinstance(self.answer, Exception):
+                raise self.answer
+            return self.answer
+
+        return call
+
+
+def client_error(code: str, operation: str = "PutItem") -> ClientError:
+    return ClientError({"Error": {"Code": code, "Message": "no"}}, operation)
+
+
+@pytest.fixture(autouse=True)
+def _fresh() -> Iterator[None]:
+    forget_instances()
+    yield
+    forget_instances()
+
+
+def test_a_call_passes_the_request_through_and_returns_the_answer() -> None:
+    client = FakeClient({"Item": {"pk": {"S": "a"}}})
+    answer = Things("T", client=client)._call("get_item", TableName="T", Key={"pk": {"S": "a"}})
+    assert answer == {"Item": {"pk": {"S": "a"}}}
+    assert client.calls == [("get_item", {"TableName": "T", "Key": {"pk": {"S": "a"}}})]
+
+
+def test_a_client_error_is_the_services_unavailable_error_naming_operation_and_noun() -> None:
+    error = client_error("ProvisionedThroughputExceededException")
+    with pytest.raises(Unavailable, match=r"^cannot put item on things: An error occurred") as raised:
+        Things("T", client=FakeClient(error))._call("put_item", TableName="T")
+    assert raised.value.__cause__ is error
+
+
+def test_a_botocore_error_is_unavailable_too() -> None:
+    error = EndpointConnectionError(endpoint_url="http://nowhere")
+    with pytest.raises(Unavailable, match=r"^cannot transact write items on things: Could not connect"):
+        Things("T", client=FakeClient(error))._call("transact_write_items", TransactItems=[])
+
+
+def test_without_a_noun_the_message_names_the_operation_alone() -> None:
+    with pytest.raises(Unavailable, match=r"^cannot query: An error occurred \(ResourceNotFoundException\)"):
+        Silent("T", client=FakeClient(client_error("ResourceNotFoundException")))._call("query")
+
+
+def test_an_action_replaces_the_operation_words() -> None:
+    with pytest.raises(Unavailable, match=r"^cannot read the dataset alias: "):
+        Things("T", client=FakeClient(client_error("AccessDeniedException")))._call(
+            "get_item", action="read the dataset alias"
+        )
+
+
+def test_a_named_error_code_raises_its_own_exception() -> None:
+    error, conflict = client_error(CONDITION_FAILED), Conflict("changed meanwhile")
+    with pytest.raises(Conflict) as raised:
+        Things("T", client=FakeClient(error))._call("put_item", errors={CONDITION_FAILED: conflict})
+    assert raised.value is conflict and raised.value.__cause__ is error
+
+
+def test_other_codes_stay_unavailable_when_one_is_named() -> None:
+    with pytest.raises(Unavailable):
+        Things("T", client=FakeClient(client_error("ThrottlingException")))._call(
+            "put_item", errors={CONDITION_FAILED: Conflict()}
+        )
+
+
+def test_the_client_is_created_on_first_use_with_the_config_and_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[tuple[str, Any]] = []
+
+    def fake_client(service: str, config: Any = None) -> FakeClient:
+        made.append((service, config))
+        return FakeClient({})
+
+    monkeypatch.setattr(common.repository.boto3, "client", fake_client)
+    things, sharded = Things("T"), Sharded("S")
+    assert made == []  # nothing at construction: a cold start pays only for what it uses
+    assert things.client is things.client
+    assert sharded.client is not things.client
+    assert made == [("dynamodb", None), ("dynamodb", Sharded.client_config)]
+
+
+def test_an_injected_client_is_used_as_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(common.repository.boto3, "client", lambda *a, **k: pytest.fail("created a client"))
+    client = FakeClient({})
+    assert Things("T", client=client).client is client
+
+
+def test_from_environment_builds_one_instance_per_class(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("THINGS_TABLE", "Tatami-Things")
+    monkeypatch.setenv("SHARDED_TABLE", "Tatami-Sharded")
+    monkeypatch.setenv("SHARDS", "10")
+    things, sharded = Things.from_environment(), Sharded.from_environment()
+    assert things is Things.from_environment() and sharded is Sharded.from_environment()
+    assert type(things) is Things and things.table_name == "Tatami-Things"
+    assert type(sharded) is Sharded and (sharded.table_name, sharded.shards) == ("Tatami-Sharded", 10)
+    monkeypatch.setenv("THINGS_TABLE", "Tatami-Other")
+    assert Things.from_environment() is things  # read once per execution environment
+    forget_instances()
+    assert Things.from_environment().table_name == "Tatami-Other"
+
+
+def test_from_environment_names_the_missing_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("THINGS_TABLE", raising=False)
+    with pytest.raises(KeyError, match="THINGS_TABLE"):
+        Things.from_environment()
+
+
+def test_examples() -> None:
+    assert doctest.testmod(common.repository, optionflags=doctest.ELLIPSIS).failed == 0
