@@ -49,3 +49,7 @@ OUTPUT_OLAP_BUCKET = "OlapBucketName"
 OUTPUT_OLAP_TABLES = "OlapTables"
 OUTPUT_OLAP_DATABASE = "OlapDatabaseName"
 OUTPUT_OLAP_WORKGROUP = "OlapWorkGroupName"
+# Places (infra/constructs/places.py): the table, the Z-order index settings (JSON), the failure queue.
+OUTPUT_PLACES_TABLE = "PlacesTableName"
+OUTPUT_PLACES_ZINDEX = "PlacesZIndex"
+OUTPUT_PLACES_FAILURES = "PlacesMaintainerFailureQueueUrl"

@@ -16,6 +16,7 @@ from infra.constructs.labs import EmployeesLab, InvoicesLab, StreamReplica
 from infra.constructs.models_workshop import ModelsWorkshop
 from infra.constructs.olap import OlapExport
 from infra.constructs.page_tokens import PageTokenKey
+from infra.constructs.places import PlacesService
 from infra.constructs.service_api import ApiAuth, Route, ServiceApi
 from infra.constructs.service_function import ServiceFunction, SharedLayers
 from infra.constructs.sharded_counter import ShardedCounters
@@ -78,6 +79,8 @@ class TatamiStack(Stack):
         EmployeesLab(self, "EmployeesLab", shared=self.shared)
         StreamReplica(self, "ReplicationLab", shared=self.shared)
         service_packages.append("labs")
+        PlacesService(self, "Places", shared=self.shared)
+        service_packages.append("places")
         self._add_docs(service_packages)
         CfnOutput(self, constants.OUTPUT_API_URL, value=api.rest_api.url)
         CfnOutput(self, constants.OUTPUT_OPENAPI_URL, value=api.rest_api.url_for_path("/openapi.json"))

@@ -9,6 +9,7 @@ from tatami.commands.load_ip import load_ip
 from tatami.commands.local import local
 from tatami.commands.olap import olap
 from tatami.commands.scan import scan
+from tatami.commands.zindex import zindex
 from tatami.commands.zplan import zplan
 
-COMMANDS: list[click.Command] = [local, zplan, load_ip, export, olap, scan]
+COMMANDS: list[click.Command] = [local, zplan, load_ip, export, olap, scan, zindex]

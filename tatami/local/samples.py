@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tatami.samples import counters, ip_ranges, labs, models_forum_orders, models_workshop
+from tatami.samples import counters, ip_ranges, labs, models_forum_orders, models_workshop, places
 
 if TYPE_CHECKING:
     from tatami.local.cloud import LocalCloud
@@ -32,3 +32,4 @@ SAMPLES.append(Sample(ip_ranges.NAME, ip_ranges.load, ip_ranges.EXAMPLES))
 SAMPLES.append(Sample(models_workshop.NAME, models_workshop.load, models_workshop.EXAMPLES))
 SAMPLES.append(Sample(counters.NAME, counters.load, counters.EXAMPLES))
 SAMPLES.append(Sample(labs.NAME, labs.load, labs.EXAMPLES))
+SAMPLES.append(Sample(places.NAME, places.load, places.EXAMPLES))

@@ -1,0 +1,1 @@
+"""Parts of bench/zorder_search.py (a package, so `make bench` does not run them as programs)."""

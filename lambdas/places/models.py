@@ -1,0 +1,71 @@
+"""What the API accepts: a place, its id, and the search parameters (validated; errors name the field)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+# The index's domain (infra/constructs/places.py): 2**26 - 1 = 67,108,863 people, more than any city.
+MAX_POPULATION = 2**26 - 1
+MAX_POPULATION_BOUND = 2**32 - 1  # search bounds may be wider: they are clamped to the domain
+ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"  # ids starting with '_' are reserved (statistics)
+DEFAULT_LIMIT = 100
+MAX_LIMIT = 1000
+
+Latitude = Annotated[
+    float, Field(ge=-90, le=90, strict=True, allow_inf_nan=False, description="Degrees north")
+]
+Longitude = Annotated[
+    float, Field(ge=-180, le=180, strict=True, allow_inf_nan=False, description="Degrees east")
+]
+Population = Annotated[int, Field(ge=0, le=MAX_POPULATION, strict=True, description="Inhabitants")]
+
+
+class PlaceIn(BaseModel):
+    """The body of ``PUT /places/{id}``; every field but ``country`` is required.
+
+    >>> PlaceIn(name="Tokyo", latitude=35.6895, longitude=139.69171, population=8336599).population
+    8336599
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: Annotated[str, Field(min_length=1, max_length=256, strict=True)]
+    latitude: Latitude
+    longitude: Longitude
+    population: Population
+    country: Annotated[str | None, Field(pattern=r"^[A-Z]{2}$", description="ISO 3166-1 alpha-2 code")] = None
+
+    def attributes(self) -> dict[str, Any]:
+        """The item's attributes, numbers as DynamoDB decimals (through their shortest repr)."""
+        return {
+            "name": self.name,
+            "latitude": Decimal(repr(self.latitude)),
+            "longitude": Decimal(repr(self.longitude)),
+            "population": self.population,
+            "country": self.country,
+        }
+
+
+class PlaceOut(BaseModel):
+    id: str
+    name: str | None = None
+    latitude: float | None = None
+    longitude: float | None = None
+    population: int | None = None
+    country: str | None = None
+
+
+class SearchStatsOut(BaseModel):
+    items_read: int
+    items_returned: int
+    queries: int
+    consumed_rcu: float
+
+
+class SearchOut(BaseModel):
+    items: list[PlaceOut]
+    next: str | None
+    stats: SearchStatsOut

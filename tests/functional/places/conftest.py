@@ -1,0 +1,110 @@
+"""The places service on moto: fast functional tests of search, the API and the maintainer (nothing
+here is measured: moto's Query sorts the whole table on every call)."""
+
+from __future__ import annotations
+
+import json
+import random
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import boto3
+import pytest
+from moto import mock_aws
+
+from tests.functional.places.helpers import create_table, random_places, settings_for, write_indexed
+
+TABLE = "places"
+
+
+@dataclass
+class FakeContext:
+    function_name: str = "places-api"
+    memory_limit_in_mb: int = 1769
+    invoked_function_arn: str = "arn:aws:lambda:us-east-1:123456789012:function:places-api"
+    aws_request_id: str = "req"
+
+    def get_remaining_time_in_millis(self) -> int:
+        return 10_000
+
+
+def reset() -> None:
+    """Forget what warm functions keep: settings, statistics, clients, the token key."""
+    from common import tokens
+    from places import repository, search, settings
+
+    settings.settings.cache_clear()
+    search._cache.clear()
+    repository._resources.clear()
+    tokens._secret.cache_clear()
+
+
+@pytest.fixture(scope="module")
+def aws() -> Iterator[dict[str, Any]]:
+    """moto with the places table (and 800 indexed places), once per module."""
+    with pytest.MonkeyPatch.context() as patch, mock_aws():
+        env = {
+            "AWS_DEFAULT_REGION": "us-east-1",
+            "AWS_ACCESS_KEY_ID": "testing",
+            "AWS_SECRET_ACCESS_KEY": "testing",
+            "POWERTOOLS_SERVICE_NAME": "places",
+            "POWERTOOLS_METRICS_NAMESPACE": "Test",
+            "POWERTOOLS_TRACE_DISABLED": "true",
+            **settings_for(TABLE).to_env(),
+        }
+        secret = boto3.client("secretsmanager", region_name="us-east-1").create_secret(
+            Name="tokens", SecretString="k" * 64
+        )
+        env["PAGE_TOKEN_SECRET_ARN"] = secret["ARN"]
+        for name, value in env.items():
+            patch.setenv(name, value)
+        from common.observability import metrics
+
+        # Powertools reads the namespace when common.observability is imported, which collection did first.
+        patch.setattr(metrics, "namespace", "Test")
+        reset()
+        create_table(boto3.client("dynamodb"), TABLE)
+        places = random_places(random.Random(4), 800)
+        write_indexed(settings_for(TABLE), places)
+        yield {"places": places}
+    reset()
+
+
+Call = Callable[..., tuple[int, dict[str, Any]]]
+
+
+def event(method: str, path: str, body: Any = None, query: dict[str, str] | None = None) -> dict[str, Any]:
+    """A REST (v1) proxy event as API Gateway sends it."""
+    return {
+        "resource": path,
+        "path": path,
+        "httpMethod": method,
+        "headers": {},
+        "multiValueHeaders": {},
+        "queryStringParameters": query,
+        "multiValueQueryStringParameters": {k: [v] for k, v in query.items()} if query else None,
+        "pathParameters": None,
+        "body": body if isinstance(body, str) or body is None else json.dumps(body),
+        "isBase64Encoded": False,
+        "requestContext": {
+            "requestId": uuid.uuid4().hex,
+            "stage": "v1",
+            "identity": {"sourceIp": "127.0.0.1"},
+        },
+    }
+
+
+@pytest.fixture
+def call(aws: dict[str, Any]) -> Call:
+    """Invoke the API handler: (status, JSON body)."""
+    from places.handler import handler
+
+    def invoke(
+        method: str, path: str, body: Any = None, query: dict[str, str] | None = None
+    ) -> tuple[int, Any]:
+        response = handler(event(method, path, body, query), FakeContext())
+        return response["statusCode"], json.loads(response["body"])
+
+    return invoke

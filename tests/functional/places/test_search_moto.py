@@ -1,0 +1,59 @@
+"""Search equals brute force on random boxes (1, 2 or 3 bounded dimensions, the antimeridian, the poles),
+with and without planner statistics, and pages that neither repeat nor miss an item."""
+
+from __future__ import annotations
+
+import random
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from places import backfill, repository, search, statistics
+from places.density import Density
+from places.query import SearchRequest
+from tests.functional.places.conftest import TABLE
+from tests.functional.places.helpers import brute_force, random_request, search_all, settings_for
+
+SETTINGS = settings_for(TABLE)
+
+
+@pytest.fixture(scope="module")
+def model(aws: dict[str, Any]) -> Density:
+    backfill.analyze(SETTINGS)
+    data = repository.get_statistics(SETTINGS)
+    assert data is not None
+    return statistics.loads(data, SETTINGS.schema)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_search_equals_brute_force_on_random_boxes(aws: dict[str, Any], model: Density, seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(6):
+        request = random_request(rng)
+        found = {i["id"] for i in search_all(request, SETTINGS, model, limit=1000)}
+        assert found == brute_force(request, aws["places"]), request.bounds
+
+
+def test_pages_neither_repeat_nor_miss(aws: dict[str, Any], model: Density) -> None:
+    band = SearchRequest({"latitude": (Decimal(-90), Decimal(-20))}, frozenset({"longitude"}))
+    expected = brute_force(band, aws["places"])
+    assert len(expected) > 40
+    for limit in (1, 7, 1000):  # one item per page, a few, all at once
+        assert {i["id"] for i in search_all(band, SETTINGS, model, limit)} == expected
+
+
+def test_without_statistics_the_plan_is_costlier_but_exact(aws: dict[str, Any]) -> None:
+    uniform = Density.uniform(SETTINGS.schema)
+    rng = random.Random(7)
+    for _ in range(3):
+        request = random_request(rng)
+        assert {i["id"] for i in search_all(request, SETTINGS, uniform, 50)} == brute_force(
+            request, aws["places"]
+        )
+
+
+def test_missing_statistics_fall_back_to_uniform_estimates(aws: dict[str, Any]) -> None:
+    search._cache.clear()
+    other = type(SETTINGS)(TABLE, "other-index", SETTINGS.schema, SETTINGS.bucket_bits)
+    assert search.density(other).depth == 0  # no statistics item for that index: uniform
