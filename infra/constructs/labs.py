@@ -15,11 +15,11 @@ from aws_cdk import CfnOutput, Duration
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_lambda_event_sources as sources
-from aws_cdk import aws_sqs as sqs
 from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct
 
 from infra import constants
+from infra.constructs.failure_queue import stream_failure_queue
 from infra.constructs.service_api import Route
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
@@ -166,7 +166,7 @@ class StreamReplica(Construct):
             global_secondary_indexes=[host_index],
             time_to_live_attribute="_rep_expires",  # tombstones of deleted items (labs/replication)
         )
-        self.failures = self._failure_queue()
+        self.failures = stream_failure_queue(self, "Failures", consumer="replicator")
         self.function = self._replicator(shared, settings)
         for output_id, output_key, value in (
             ("SourceName", constants.OUTPUT_LOGFILE_TABLE, self.source.table_name),
@@ -208,23 +208,3 @@ class StreamReplica(Construct):
             )
         )
         return function
-
-    def _failure_queue(self) -> sqs.Queue:
-        queue = sqs.Queue(
-            self,
-            "Failures",
-            enforce_ssl=True,
-            encryption=sqs.QueueEncryption.SQS_MANAGED,
-            retention_period=Duration.days(14),
-        )
-        NagSuppressions.add_resource_suppressions(
-            queue,
-            [
-                NagPackSuppression(
-                    id="AwsSolutions-SQS3",
-                    reason="This queue is the replicator's on-failure destination (its dead-letter queue); "
-                    "cdk-nag does not recognise an event-source on-failure queue as a DLQ.",
-                )
-            ],
-        )
-        return queue

@@ -14,10 +14,10 @@ from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_lambda_event_sources as sources
 from aws_cdk import aws_s3 as s3
-from aws_cdk import aws_sqs as sqs
 from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct
 
+from infra.constructs.failure_queue import stream_failure_queue
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 
@@ -97,7 +97,7 @@ class LogArchiver(Construct):
         bucket: s3.IBucket,
     ) -> None:
         super().__init__(scope, construct_id)
-        self.failures = self._failure_queue()
+        self.failures = stream_failure_queue(self, "Failures", consumer="TTL archiver")
         self.function = ServiceFunction(
             self,
             "Function",
@@ -124,19 +124,6 @@ class LogArchiver(Construct):
                 filters=[lambda_.FilterCriteria.filter(TTL_DELETIONS)],
             )
         )
-
-    def _failure_queue(self) -> sqs.Queue:
-        queue = sqs.Queue(self, "Failures", enforce_ssl=True, retention_period=Duration.days(14))
-        NagSuppressions.add_resource_suppressions(
-            queue,
-            [
-                NagPackSuppression(
-                    id="AwsSolutions-SQS3",
-                    reason="This queue is the on-failure destination (a DLQ) of the stream mapping.",
-                )
-            ],
-        )
-        return queue
 
 
 # A REMOVE by the DynamoDB service is a TTL deletion; a user's DeleteItem carries no userIdentity.

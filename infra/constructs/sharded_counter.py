@@ -17,10 +17,10 @@ from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_lambda_event_sources as sources
 from aws_cdk import aws_sqs as sqs
-from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct
 
 from infra import constants
+from infra.constructs.failure_queue import stream_failure_queue
 from infra.constructs.service_api import Route
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
@@ -138,7 +138,7 @@ class ShardedCounters(Construct):
         _use(self.rollup, self.counters, COUNTERS_ENV, update)
 
     def _subscribe_rollup(self, settings: CounterSettings) -> sqs.Queue:
-        failures = self._failure_queue()
+        failures = stream_failure_queue(self, "RollupFailures", consumer="roll-up")
         self.rollup.add_event_source(
             sources.DynamoEventSource(
                 self.shards,
@@ -152,27 +152,6 @@ class ShardedCounters(Construct):
                 report_batch_item_failures=True,
                 on_failure=sources.SqsDlq(failures),
             )
-        )
-        return failures
-
-    def _failure_queue(self) -> sqs.Queue:
-        """Where the roll-up's mapping sends batches it gave up on (their stream positions)."""
-        failures = sqs.Queue(
-            self,
-            "RollupFailures",
-            enforce_ssl=True,
-            encryption=sqs.QueueEncryption.SQS_MANAGED,
-            retention_period=Duration.days(14),
-        )
-        NagSuppressions.add_resource_suppressions(
-            failures,
-            [
-                NagPackSuppression(
-                    id="AwsSolutions-SQS3",
-                    reason="This queue is the roll-up's on-failure destination (its dead-letter queue); "
-                    "cdk-nag does not recognise an event-source on-failure queue as a DLQ.",
-                )
-            ],
         )
         return failures
 

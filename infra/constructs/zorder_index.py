@@ -17,10 +17,10 @@ from aws_cdk import Duration, Stack
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_lambda_event_sources as sources
-from aws_cdk import aws_sqs as sqs
 from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct
 
+from infra.constructs.failure_queue import stream_failure_queue
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from zorder import Schema
@@ -95,7 +95,7 @@ class ZOrderIndex(Construct):
             non_key_attributes=list(non_key_attributes) or None,
         )
         self._enable_stream()
-        self.failures = self._failure_queue()
+        self.failures = stream_failure_queue(self, "MaintainerFailures", consumer="index maintainer")
         self.maintainer = self._maintainer(service, maintainer_handler)
         self.maintainer.add_event_source(
             sources.DynamoEventSource(
@@ -123,27 +123,6 @@ class ZOrderIndex(Construct):
         resource = self.table.node.default_child
         assert isinstance(resource, dynamodb.CfnGlobalTable)
         resource.add_property_override("StreamSpecification", {"StreamViewType": "NEW_AND_OLD_IMAGES"})
-
-    def _failure_queue(self) -> sqs.Queue:
-        """Where the mapping sends the positions of batches it gave up on (replay them with a backfill)."""
-        queue = sqs.Queue(
-            self,
-            "MaintainerFailures",
-            enforce_ssl=True,
-            encryption=sqs.QueueEncryption.SQS_MANAGED,
-            retention_period=Duration.days(14),
-        )
-        NagSuppressions.add_resource_suppressions(
-            queue,
-            [
-                NagPackSuppression(
-                    id="AwsSolutions-SQS3",
-                    reason="This queue is the maintainer's on-failure destination (its dead-letter queue); "
-                    "cdk-nag does not recognise an event-source on-failure queue as a DLQ.",
-                )
-            ],
-        )
-        return queue
 
     def _maintainer(self, service: str, handler: str) -> ServiceFunction:
         return ServiceFunction(
