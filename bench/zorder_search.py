@@ -40,6 +40,7 @@ sys.path[:0] = [
     str(REPO / "layers" / "zorder" / "python"),
 ]
 
+from _zorder_search import oracle  # noqa: E402
 from _zorder_search.data import prepare, request_of, start_engine, workload  # noqa: E402
 from _zorder_search.strategies import PAGE, Run, run_loop, run_ours, run_scan, run_single, timed  # noqa: E402
 
@@ -141,6 +142,25 @@ def breakdown(runs: list[Run], boxes: list[dict[str, Any]]) -> dict[str, dict[st
     }
 
 
+def oracle_bounds(
+    settings: Any, rows: list[dict[str, Any]], boxes: list[dict[str, Any]], runs: dict[str, list[Run]]
+) -> dict[str, Any]:
+    """What a plan knowing every address could reach on this workload (bench/_zorder_search/oracle.py)."""
+    index = oracle.Index.build(settings, rows)
+    bounds = [
+        oracle.bound(index, settings, request_of(b), run.ids)
+        for b, run in zip(boxes, runs["ours"], strict=True)
+    ]
+    loop = sum(r.queries for r in runs["loop"])
+    return {
+        "min_queries_at_1.3x": sum(b.min_queries_1_3 for b in bounds),
+        "min_queries_at_2x": sum(b.min_queries_2 for b in bounds),
+        "loop_queries": loop,
+        "boxes_where_fewer_rcu_than_single_is_possible_at_2x": sum(b.rcu_at_2x < b.single_rcu for b in bounds)
+        / len(bounds),
+    }
+
+
 def run_box(settings: Any, model: Any, bounds: dict[str, Any], scan: bool) -> dict[str, Run]:
     """Every strategy on one box; they must agree on the places found."""
     request = request_of(bounds)
@@ -199,6 +219,17 @@ def main() -> None:
     for name, result in met.items():
         extra = {k: round(v, 3) for k, v in result.items() if k not in ("value", "met")}
         print(f"  {'MET ' if result['met'] else 'MISS'} {name}: {result['value']:.3f} {extra or ''}")
+    bound = oracle_bounds(settings, rows, boxes, runs)
+    print("\nan oracle that knows every address (what any plan could reach on this data):")
+    print(
+        f"  fewest Queries reading <= 1.3x the results: {bound['min_queries_at_1.3x']:,} "
+        f"({bound['min_queries_at_1.3x'] / bound['loop_queries']:.3f} of the loop's); <= 2x: "
+        f"{bound['min_queries_at_2x']:,} ({bound['min_queries_at_2x'] / bound['loop_queries']:.3f})"
+    )
+    print(
+        "  boxes where reading <= 2x the results can cost fewer RCU than the single Query: "
+        f"{bound['boxes_where_fewer_rcu_than_single_is_possible_at_2x']:.3f} (item sizes by DynamoDB's rules)"
+    )
     detail = breakdown(runs["ours"], boxes)
     print("\nours, read/returned by kind of box:")
     for group, values in detail.items():
@@ -222,6 +253,7 @@ def main() -> None:
         **{k: round(v, 1) for k, v in timings.items()},
         "summaries": summaries,
         "goals": met,
+        "oracle": bound,
         "ours_by_kind": detail,
         "per_box": per_box(runs, boxes),
     }
