@@ -171,26 +171,6 @@ def query_span(
     )
 
 
-def scan_segment(
-    settings: IndexSettings,
-    segment: int,
-    segments: int,
-    start_key: Mapping[str, Any] | None,
-    limit: int = 500,
-) -> Page:
-    """One page of a parallel Scan of the table (for backfills)."""
-    request: dict[str, Any] = {"Segment": segment, "TotalSegments": segments, "Limit": limit}
-    if start_key is not None:
-        request["ExclusiveStartKey"] = dict(start_key)
-    response = table(settings.table).scan(**request)
-    return Page(
-        list(response.get("Items", [])),
-        int(response.get("ScannedCount", 0)),
-        0.0,
-        response.get("LastEvaluatedKey"),
-    )
-
-
 def index_addresses(settings: IndexSettings, bucket: str) -> Iterable[bytes]:
     """Every address in one bucket of the GSI (keys only: the cheapest read of the index)."""
     start: dict[str, Any] | None = None

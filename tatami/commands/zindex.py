@@ -1,13 +1,18 @@
 """`tatami zindex`: jobs over the places Z-order index (backfill, analyze), locally or on AWS.
 
-A thin shell over ``places.backfill``: options, a progress bar, the checkpoint file and a summary.
+The backfill is `tatami scan`'s parallel Scan (tatami/scan.py: a thread per segment, checkpoint,
+progress) with the maintainer's step on every page (``places.backfill.index_page``); analyze is
+``places.backfill.analyze``.
 """
 
 from __future__ import annotations
 
 import json
+import threading
 import time
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import click
 from tqdm import tqdm
@@ -17,6 +22,7 @@ from places import backfill as jobs
 from places import repository
 from places.settings import IndexSettings
 from tatami.local.state import DEFAULT_WORK_DIR
+from tatami.scan import Checkpoint, ScanSummary, parallel_scan
 from tatami.target import Target, TargetError, resolve_target
 
 LOCAL_HELP = "Act on the running local cloud instead of the deployed stack."
@@ -37,13 +43,50 @@ def zindex() -> None:
     """Maintain the places Z-order index: backfill addresses, refresh the planner statistics."""
 
 
+def run_backfill(
+    client: Any, settings: IndexSettings, segments: int, checkpoint: Checkpoint, page_size: int | None = None
+) -> tuple[ScanSummary, Counter[str]]:
+    """Index every item with ``tatami.scan`` (one thread per segment); returns the scan summary and
+    the outcome counts, including those of the runs this one resumes (kept in the checkpoint)."""
+    lock = threading.Lock()
+    outcomes = {int(segment): Counter[str](found) for segment, found in checkpoint.progress.items()}
+
+    def on_page(segment: int, items: list[dict[str, Any]]) -> None:
+        found = jobs.index_page(settings, items)
+        with lock:
+            outcomes.setdefault(segment, Counter()).update(found)
+            checkpoint.stage(segment, dict(outcomes[segment]))
+
+    summary = parallel_scan(
+        client, settings.table, segments, on_page, checkpoint=checkpoint, page_size=page_size
+    )
+    return summary, sum(outcomes.values(), Counter[str]())
+
+
+def _checkpoint(path: Path, table: str, segments: int, resume: bool, restart: bool) -> Checkpoint:
+    """The checkpoint of an interrupted run is resumed only when asked (and only for the same scan)."""
+    if path.exists():
+        if not (resume or restart):
+            raise click.ClickException(f"{path} holds an interrupted backfill: pass --resume or --restart")
+        saved = json.loads(path.read_text())
+        if resume and (saved.get("table"), saved.get("segments")) != (table, segments):
+            raise click.ClickException(
+                f"{path} is for {saved.get('segments')} segments of {saved.get('table')}: use --restart"
+            )
+        if restart:
+            path.unlink()
+    return Checkpoint.open(path, table, segments)
+
+
 @zindex.command()
 @click.option("--local", is_flag=True, help=LOCAL_HELP)
 @click.option(
     "--segments", default=4, show_default=True, type=click.IntRange(1, 64), help="Parallel Scan segments."
 )
 @click.option("--resume", is_flag=True, help="Continue an interrupted backfill from its checkpoint.")
-@click.option("--restart", is_flag=True, help="Ignore an existing checkpoint and scan from the start.")
+@click.option(
+    "--restart", is_flag=True, help="Ignore an interrupted backfill's checkpoint; scan from the start."
+)
 @click.option(
     "--checkpoint", type=click.Path(path_type=Path), help="Checkpoint file (default under .local/)."
 )
@@ -51,26 +94,15 @@ def zindex() -> None:
 def backfill(
     local: bool, segments: int, resume: bool, restart: bool, checkpoint: Path | None, no_analyze: bool
 ) -> None:
-    """Index items written before the index existed (or lost by the maintainer): parallel Scan, the
-    maintainer's own conditional write, a checkpoint after every page (Ctrl-C, then --resume)."""
+    """Index items written before the index existed (or lost by the maintainer): `tatami scan`'s parallel
+    Scan, the maintainer's own conditional write, a checkpoint after every page (Ctrl-C, then --resume).
+    Rerunning a finished backfill is harmless: every item is then "unchanged"."""
     target, settings = _open(local)
     path = checkpoint or DEFAULT_WORK_DIR / "zindex" / f"{target.name}-{settings.index}-backfill.json"
-    if path.exists() and not (resume or restart):
-        raise click.ClickException(f"{path} holds an earlier backfill: pass --resume to go on or --restart")
-    try:
-        state = jobs.Checkpoint.open(path, segments, resume=resume)
-    except ValueError as exc:
-        raise click.ClickException(str(exc)) from None
-    total = target.client("dynamodb").describe_table(TableName=settings.table)["Table"].get("ItemCount", 0)
-    started = time.monotonic()
-    with tqdm(total=total or None, unit="item", desc=f"backfill {settings.index}", disable=None) as bar:
-        outcomes = jobs.backfill(settings, state, bar.update)
-    seconds = time.monotonic() - started
-    scanned = sum(outcomes.values())
+    state = _checkpoint(path, settings.table, segments, resume, restart)
+    summary, outcomes = run_backfill(target.client("dynamodb"), settings, segments, state)
     detail = ", ".join(f"{name} {count:,}" for name, count in sorted(outcomes.items()))
-    click.echo(
-        f"backfill {settings.index}: {scanned:,} items in {seconds:.1f} s ({detail}); checkpoint {path}"
-    )
+    click.echo(f"backfill {settings.index}: {summary.line()}; outcomes: {detail or 'no items'}")
     if not no_analyze:
         _analyze(settings)
 

@@ -17,8 +17,10 @@ from places import backfill, repository
 from places.addressing import placement
 from places.maintainer import Outcome, maintain_record
 from places.settings import IndexSettings
+from tatami.commands.zindex import run_backfill
 from tatami.local.engines import LOCAL_CREDENTIALS
 from tatami.local.streams import lambda_record
+from tatami.scan import Checkpoint
 from tests.functional.places.helpers import create_table, random_places, settings_for
 
 V1 = {"id": "k", "name": "Kyoto", "latitude": D("35.0116"), "longitude": D("135.7681"), "population": 1475000}
@@ -127,24 +129,37 @@ def test_a_missing_dimension_leaves_the_index_and_rejoins_it(table: tuple[IndexS
     assert address(settings, "k") == placement(settings, {**V1, "population": 1}).address
 
 
-def test_backfill_resumes_from_its_checkpoint_and_is_idempotent(local: Any, tmp_path: Path) -> None:
+def test_backfill_resumes_from_its_checkpoint_and_is_idempotent(
+    local: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     settings = settings_for(f"places-backfill-{random.randrange(10**6)}")
     create_table(local.meta.client, settings.table)
     places = random_places(random.Random(5), 1200)
     repository.write_places(settings, places)  # written before the index existed: no addresses
-    checkpoint = tmp_path / "backfill.json"
-    pages = Counter[str]()
+    tables = local.meta.client  # the resource's client speaks Python values; the CLI's a plain client
+    client = boto3.client(
+        "dynamodb",
+        endpoint_url=tables.meta.endpoint_url,
+        region_name=tables.meta.region_name,
+        **LOCAL_CREDENTIALS,
+    )
+    path = tmp_path / "backfill.json"
+    index_page, pages = backfill.index_page, Counter[str]()
 
-    def interrupt(_: int) -> None:
+    def crash_on_the_fifth_page(settings: IndexSettings, items: list[dict[str, Any]]) -> Counter[str]:
         pages["seen"] += 1
-        if pages["seen"] == 2:
-            raise KeyboardInterrupt  # Ctrl-C after two pages
+        if pages["seen"] == 5:
+            raise RuntimeError("the backfill crashed")
+        return index_page(settings, items)
 
-    with pytest.raises(KeyboardInterrupt):
-        backfill.backfill(settings, backfill.Checkpoint.open(checkpoint, 3, resume=False), interrupt)
-    assert checkpoint.exists()
-    outcomes = backfill.backfill(settings, backfill.Checkpoint.open(checkpoint, 3, resume=True))
-    assert outcomes.get("written") == len(places)  # each item written once across both runs
+    monkeypatch.setattr(backfill, "index_page", crash_on_the_fifth_page)
+    with pytest.raises(RuntimeError):
+        run_backfill(client, settings, 3, Checkpoint.open(path, settings.table, 3), page_size=100)
+    assert path.exists()
+    monkeypatch.setattr(backfill, "index_page", index_page)
+    _, outcomes = run_backfill(client, settings, 3, Checkpoint.open(path, settings.table, 3), page_size=100)
+    assert outcomes == {"written": len(places)}  # each item written once across both runs
+    assert not path.exists()  # a finished scan removes its checkpoint
     assert all(address(settings, p["id"]) == placement(settings, p).address for p in places[:50])
-    again = backfill.backfill(settings, backfill.Checkpoint.open(tmp_path / "again.json", 2, resume=False))
+    _, again = run_backfill(client, settings, 2, Checkpoint.open(tmp_path / "again.json", settings.table, 2))
     assert again == {"unchanged": len(places)}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 import time
 import uuid
 from collections.abc import Callable
@@ -167,7 +168,13 @@ def test_the_cli_backfills_and_analyzes_the_local_cloud(
     )
     assert result.exit_code == 0, result.output
     assert "backfill places-z:" in result.output and "analyze places-z:" in result.output
+    assert not checkpoint.exists()  # a finished backfill leaves nothing to resume
+    checkpoint.write_text(json.dumps({"table": "other", "segments": 3, "keys": {"0": "done"}}))
     again = CliRunner().invoke(
         zindex_command.zindex, ["backfill", "--local", "--checkpoint", str(checkpoint)]
     )
-    assert again.exit_code != 0 and "--resume" in again.output  # an earlier run is never silently redone
+    assert again.exit_code != 0 and "--resume" in again.output  # an interrupted run is never silently redone
+    resumed = CliRunner().invoke(
+        zindex_command.zindex, ["backfill", "--local", "--resume", "--checkpoint", str(checkpoint)]
+    )
+    assert resumed.exit_code != 0 and "--restart" in resumed.output  # another scan's checkpoint
