@@ -26,6 +26,14 @@ INTEGRATION_TIMEOUT_SECONDS = 29.0
 Invoke = Callable[[str, dict[str, Any], float], Invocation]
 
 
+class _Server(ThreadingHTTPServer):
+    # socketserver's default listen backlog is 5: a burst of new keep-alive clients (16 threads of a
+    # load test, a benchmark) overflows it, and the kernel then drops or resets connections that API
+    # Gateway would have accepted.
+    request_queue_size = 128
+    daemon_threads = True
+
+
 class ApiGateway:
     """Serves a RouteTable on 127.0.0.1:port in a background thread."""
 
@@ -36,8 +44,7 @@ class ApiGateway:
         self.invoke = invoke
         self.log = log
         self.stage = stage
-        self.server = ThreadingHTTPServer(("127.0.0.1", port), _handler_class(self))
-        self.server.daemon_threads = True
+        self.server = _Server(("127.0.0.1", port), _handler_class(self))
         self.port = int(self.server.server_address[1])
         self._thread = threading.Thread(target=self.server.serve_forever, name="api-gateway", daemon=True)
 
