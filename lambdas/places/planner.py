@@ -12,6 +12,7 @@ expect to be (nearly) empty are read through rather than paid for with another r
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import count, pairwise
@@ -29,16 +30,28 @@ _Piece = tuple[int, int, tuple[int, ...], tuple[int, ...]]  # first, last addres
 class CostModel:
     """When reading extra items beats another Query.
 
-    A Query costs a round trip (a few ms, and at least one read unit); an extra item read costs its
-    size over 8 KB of a read unit (eventually consistent, ~0.012 RCU for a 100-byte projection), i.e.
-    ~40 extra items cost what the smallest Query costs. The planner keeps the expected out-of-box reads
-    under ``waste_share`` of the expected results (read amplification ~1 + waste_share), never splits
-    to save fewer than ``min_gap_items``, and stops after ``max_splits`` splits (planning time).
+    A Query is a round trip and is billed by the bytes it reads, rounded up to 4 KB (half a read unit
+    per 4 KB, eventually consistent): ~40 index entries of ``item_bytes`` cost what the smallest Query
+    costs. The planner first keeps the expected out-of-box reads under ``waste_share`` of the expected
+    results (read amplification ~1 + waste_share), never splitting to save fewer than ``min_gap_items``
+    and stopping after ``max_splits`` splits (planning time). Then it joins neighbouring spans whenever
+    one Query would cost no more read units than the two, provided the gap it reads through is at most
+    ``coalesce_share`` of their expected results: a round trip saved for free, amplification bounded.
     """
 
-    waste_share: float = 0.2
+    waste_share: float = 0.15
     min_gap_items: float = 0.5
     max_splits: int = 256
+    item_bytes: int = 100  # a place in the GSI by DynamoDB's size rules (keys + projection): ~99 bytes
+    coalesce_share: float = 0.15
+
+    def read_units(self, items: float) -> float:
+        """Expected read units of one Query that reads ``items`` entries.
+
+        >>> CostModel().read_units(0), CostModel().read_units(3), CostModel().read_units(41)
+        (0.0, 0.5, 1.0)
+        """
+        return 0.5 * math.ceil(items * self.item_bytes / 4096 - 1e-9) if items > 1e-9 else 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +149,24 @@ def _merge(
     return spans
 
 
+def _coalesce(spans: list[Span], density: Density, model: CostModel) -> list[Span]:
+    """Join neighbouring spans of a bucket where one Query costs no more read units than two."""
+    out: list[Span] = []
+    for span in spans:
+        previous = out[-1] if out else None
+        if previous is not None and previous.bucket == span.bucket:
+            apart = density.interval(previous.first, previous.last), density.interval(span.first, span.last)
+            joined = density.interval(previous.first, span.last)
+            results = previous.expected + span.expected
+            if joined - sum(apart) <= model.coalesce_share * max(results, 1.0) and model.read_units(
+                joined
+            ) <= sum(model.read_units(n) for n in apart):
+                out[-1] = Span(span.bucket, previous.first, span.last, results)
+                continue
+        out.append(span)
+    return out
+
+
 def plan(
     settings: IndexSettings, boxes: Sequence[Box], density: Density, model: CostModel | None = None
 ) -> Plan:
@@ -155,6 +186,6 @@ def plan(
             refiner.add(bucket, part, (part.zmin, part.zmax, part.lower, part.upper))
     refiner.run()
     target = max(model.waste_share * refiner.results, model.min_gap_items)
-    spans = _merge(refiner.pieces(), density, target - refiner.waste, model)
+    spans = _coalesce(_merge(refiner.pieces(), density, target - refiner.waste, model), density, model)
     reads = sum(density.interval(s.first, s.last) for s in spans)
     return Plan(tuple(spans), refiner.results, reads)

@@ -3,6 +3,7 @@ disjoint, and statistics only change how the boxes are cut, never what is covere
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import random
 
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 
 from places import statistics
 from places.density import Density
-from places.planner import CostModel, plan
+from places.planner import CostModel, Span, _coalesce, plan
 from places.settings import IndexSettings
 from zorder import Schema, UInt
 
@@ -69,3 +70,30 @@ def test_statistics_let_the_plan_read_through_empty_gaps() -> None:
     assert len(plan(INDEX, [box], density).spans) < len(
         plan(INDEX, [box], Density.uniform(SCHEMA, 2048)).spans
     )
+
+
+class _Line:
+    """Estimates that are exact counts of known addresses (to test the cost decisions alone)."""
+
+    def __init__(self, addresses: list[int]) -> None:
+        self.addresses = sorted(addresses)
+
+    def interval(self, first: int, last: int) -> float:
+        return float(bisect.bisect_right(self.addresses, last) - bisect.bisect_left(self.addresses, first))
+
+
+def test_neighbouring_spans_join_when_one_query_costs_no_more_read_units() -> None:
+    spans = [Span(0, 0, 99, 5.0), Span(0, 200, 299, 5.0)]
+    one_stray = _Line([*range(1, 6), 150, *range(201, 206)])
+    assert _coalesce(spans, one_stray, CostModel()) == [Span(0, 0, 299, 10.0)]
+    many_strays = _Line([*range(1, 6), *range(100, 110), *range(201, 206)])  # 10 extra reads, 10 results
+    assert _coalesce(spans, many_strays, CostModel()) == spans
+    other_bucket = [spans[0], Span(1, 200, 299, 5.0)]
+    assert _coalesce(other_bucket, one_stray, CostModel()) == other_bucket
+
+
+def test_spans_stay_apart_when_joining_would_cost_another_read_unit() -> None:
+    full = [Span(0, 0, 99, 40.0), Span(0, 200, 299, 40.0)]  # 40 entries each: half a unit apiece
+    both = _Line([*range(0, 40), 150, 151, *range(200, 240)])
+    assert CostModel().read_units(82) == 1.5 > 2 * CostModel().read_units(40)
+    assert _coalesce(full, both, CostModel()) == full
