@@ -150,8 +150,14 @@ def parallel_scan(
         scan = _Scan(client, request, on_page, checkpoint, summary, bar)
         started = time.perf_counter()
         with ThreadPoolExecutor(max_workers=min(segments, 32), thread_name_prefix="scan") as pool:
-            for future in [pool.submit(scan.segment, segment) for segment in range(segments)]:
-                future.result()
+            try:
+                for future in [pool.submit(scan.segment, segment) for segment in range(segments)]:
+                    future.result()
+            except BaseException:
+                # Ctrl-C or a failed page: the other segments stop after their current page (each
+                # page's key is in the checkpoint) instead of scanning on while the pool waits.
+                scan.stop.set()
+                raise
     scan.summary.seconds = time.perf_counter() - started
     if checkpoint:
         checkpoint.finish()
@@ -167,8 +173,16 @@ class _Scan:
     summary: ScanSummary
     bar: Any
     lock: threading.Lock = field(default_factory=threading.Lock)
+    stop: threading.Event = field(default_factory=threading.Event)
 
     def segment(self, segment: int) -> None:
+        try:
+            self._segment(segment)
+        except BaseException:
+            self.stop.set()  # one failed segment stops the others after their current page
+            raise
+
+    def _segment(self, segment: int) -> None:
         start_key = self.checkpoint.start_key(segment) if self.checkpoint else None
         if start_key == "done":
             return
@@ -176,7 +190,7 @@ class _Scan:
             with self.lock:
                 self.summary.resumed_segments += 1
         request = {**self.request, "Segment": segment}
-        while True:
+        while not self.stop.is_set():
             if start_key:
                 request["ExclusiveStartKey"] = start_key
             page = self.client.scan(**request)

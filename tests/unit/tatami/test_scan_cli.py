@@ -18,7 +18,7 @@ import pytest
 from botocore.exceptions import ClientError
 from click.testing import CliRunner
 
-from tatami.scan import Checkpoint
+from tatami.scan import Checkpoint, parallel_scan
 from tatami.target import Target
 
 # The package re-exports the click command under the module's own name: fetch the module itself.
@@ -160,3 +160,15 @@ def test_errors_name_what_to_fix(client: FakeClient, tmp_path: Path) -> None:
     both = run(tmp_path, "Logfile", "--count-only", "--output", str(tmp_path / "x.jsonl"))
     assert both.exit_code == 2 and "--count-only and --output exclude each other" in both.output
     assert run(tmp_path, "Logfile", "--segments", "0").exit_code == 2
+
+
+def test_an_interruption_stops_every_segment_after_its_current_page(tmp_path: Path) -> None:
+    fake = FakeClient(ITEMS, interrupt_after=3)  # 4 segments x 5 pages of 50 without the interruption
+    checkpoint = Checkpoint.open(tmp_path / "scan.json", "Tatami-Logfile", 4)
+    with pytest.raises(KeyboardInterrupt):
+        parallel_scan(
+            fake, "Tatami-Logfile", 4, lambda segment, items: None, checkpoint=checkpoint, page_size=50
+        )
+    assert fake.calls <= 3 + 4 + 1  # the pages in flight end, no segment starts another
+    parallel_scan(FakeClient(ITEMS), "Tatami-Logfile", 4, lambda s, i: None, checkpoint=checkpoint)
+    assert sum(checkpoint.counts.values()) == len(ITEMS)  # resumed: every item counted once over both runs
