@@ -43,7 +43,7 @@ class CostModel:
     min_gap_items: float = 0.5
     max_splits: int = 256
     item_bytes: int = 100  # a place in the GSI by DynamoDB's size rules (keys + projection): ~99 bytes
-    coalesce_share: float = 0.15
+    coalesce_share: float = 0.1
 
     def read_units(self, items: float) -> float:
         """Expected read units of one Query that reads ``items`` entries.
