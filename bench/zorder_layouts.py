@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import statistics
 import sys
@@ -33,6 +32,7 @@ sys.path[:0] = [
 
 from _zorder_search import oracle, simulate  # noqa: E402
 from _zorder_search.data import cities, request_of, workload  # noqa: E402
+from _zorder_search.figures import percentile  # noqa: E402
 
 from infra.constructs.places import BUCKET_BITS, INDEX_NAME, PLACES_DOMAIN, PLACES_SCHEMA  # noqa: E402
 from places import statistics as index_statistics  # noqa: E402
@@ -46,11 +46,6 @@ LAYOUTS = {
     "population UInt(28)": Schema.of(latitude=LAT, longitude=LON, population=UInt(28)),
     "population Float(32) (log scale)": Schema.of(latitude=LAT, longitude=LON, population=Float(32)),
 }
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
 
 
 def replay_layout(schema: Schema, rows: list[dict[str, Any]], boxes: list[dict[str, Any]]) -> dict[str, Any]:

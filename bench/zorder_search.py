@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import platform
 import statistics
@@ -42,16 +41,12 @@ sys.path[:0] = [
 
 from _zorder_search import oracle  # noqa: E402
 from _zorder_search.data import prepare, request_of, start_engine, workload  # noqa: E402
+from _zorder_search.figures import percentile  # noqa: E402
 from _zorder_search.strategies import PAGE, Run, run_loop, run_ours, run_scan, run_single, timed  # noqa: E402
 
 from infra.constructs.places import BUCKET_BITS, PLACES_SCHEMA  # noqa: E402
 
 RESULTS = REPO / "bench" / "results" / "zorder_search.json"
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
 
 
 def summary(runs: list[Run]) -> dict[str, Any]:

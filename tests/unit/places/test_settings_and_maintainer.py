@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from places import maintainer, repository, settings
+from places import maintainer, repository
 from places.addressing import placement
 from places.exceptions import StaleImageError
 from places.maintainer import Outcome, image_of, index_item
@@ -20,12 +20,8 @@ INDEX = IndexSettings("T", "places-z", SCHEMA, bucket_bits=6)
 ITEM = {"id": "a", "latitude": Decimal("1.5"), "longitude": Decimal("2.5"), "population": 10}
 
 
-def test_environment_round_trip_and_names_shared_with_the_construct() -> None:
-    from infra.constructs import zorder_index
-
+def test_environment_round_trip() -> None:
     assert IndexSettings.from_env(INDEX.to_env()) == INDEX
-    names = ("TABLE_ENV", "NAME_ENV", "SCHEMA_ENV", "BUCKET_BITS_ENV", "ADDRESS_ENV", "BUCKET_ENV", "KEY_ENV")
-    assert [getattr(settings, n) for n in names] == [getattr(zorder_index, n) for n in names]
     with pytest.raises(RuntimeError, match="ZINDEX_TABLE"):
         IndexSettings.from_env({})
 
