@@ -28,8 +28,8 @@ Invoke = Callable[[str, dict[str, Any], float], Invocation]
 
 class _Server(ThreadingHTTPServer):
     # socketserver's default listen backlog is 5: a burst of new keep-alive clients (16 threads of a
-    # load test, a benchmark) overflows it, and the kernel then drops or resets connections that API
-    # Gateway would have accepted.
+    # load test, a benchmark) overflows it, and the kernel then holds back connections that API
+    # Gateway would have accepted at once.
     request_queue_size = 128
     daemon_threads = True
 
