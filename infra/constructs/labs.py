@@ -13,16 +13,14 @@ from dataclasses import dataclass
 
 from aws_cdk import CfnOutput, Duration
 from aws_cdk import aws_dynamodb as dynamodb
-from aws_cdk import aws_lambda as lambda_
-from aws_cdk import aws_lambda_event_sources as sources
 from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct
 
 from infra import constants
-from infra.constructs.failure_queue import stream_failure_queue
 from infra.constructs.service_api import Route
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
+from infra.constructs.stream_consumer import stream_failure_queue, subscribe_to_stream
 
 S = dynamodb.AttributeType.STRING
 PACKAGES = ("labs", "models")
@@ -194,17 +192,13 @@ class StreamReplica(Construct):
         self.replica.grant(function, "dynamodb:PutItem")  # conditional puts are all it does
         NagSuppressions.add_resource_suppressions(function, [_INDEX_GRANT], apply_to_children=True)
         self.failures.grant_send_messages(function)  # records the replica can never store are parked
-        function.add_event_source(
-            sources.DynamoEventSource(
-                self.source,
-                starting_position=lambda_.StartingPosition.TRIM_HORIZON,
-                batch_size=settings.batch_size,
-                max_batching_window=Duration.seconds(settings.window_seconds),
-                bisect_batch_on_error=True,
-                retry_attempts=settings.retry_attempts,
-                max_record_age=Duration.hours(settings.max_record_age_hours),
-                report_batch_item_failures=True,
-                on_failure=sources.SqsDlq(self.failures),
-            )
+        subscribe_to_stream(
+            function,
+            self.source,
+            self.failures,
+            batch_size=settings.batch_size,
+            batching_window=Duration.seconds(settings.window_seconds),
+            retry_attempts=settings.retry_attempts,
+            max_record_age=Duration.hours(settings.max_record_age_hours),
         )
         return function

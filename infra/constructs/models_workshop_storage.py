@@ -17,9 +17,9 @@ from aws_cdk import aws_s3 as s3
 from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct
 
-from infra.constructs.failure_queue import stream_failure_queue
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
+from infra.constructs.stream_consumer import stream_failure_queue
 
 ARCHIVE_PREFIX = "archive/device-logs/"
 

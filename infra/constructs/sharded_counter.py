@@ -14,16 +14,14 @@ from dataclasses import dataclass
 
 from aws_cdk import CfnOutput, Duration, Stack
 from aws_cdk import aws_dynamodb as dynamodb
-from aws_cdk import aws_lambda as lambda_
-from aws_cdk import aws_lambda_event_sources as sources
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
 from infra import constants
-from infra.constructs.failure_queue import stream_failure_queue
 from infra.constructs.service_api import Route
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
+from infra.constructs.stream_consumer import stream_failure_queue, subscribe_to_stream
 
 _STRING = dynamodb.AttributeType.STRING
 SERVICE = "counters"
@@ -139,19 +137,15 @@ class ShardedCounters(Construct):
 
     def _subscribe_rollup(self, settings: CounterSettings) -> sqs.Queue:
         failures = stream_failure_queue(self, "RollupFailures", consumer="roll-up")
-        self.rollup.add_event_source(
-            sources.DynamoEventSource(
-                self.shards,
-                starting_position=lambda_.StartingPosition.TRIM_HORIZON,
-                batch_size=settings.rollup_batch_size,
-                # Fewer, larger batches: one roll-up write per counter per batch.
-                max_batching_window=Duration.seconds(settings.rollup_window_seconds),
-                bisect_batch_on_error=True,
-                retry_attempts=settings.rollup_retries,
-                max_record_age=Duration.hours(settings.rollup_max_record_age_hours),
-                report_batch_item_failures=True,
-                on_failure=sources.SqsDlq(failures),
-            )
+        subscribe_to_stream(
+            self.rollup,
+            self.shards,
+            failures,
+            batch_size=settings.rollup_batch_size,
+            # Fewer, larger batches: one roll-up write per counter per batch.
+            batching_window=Duration.seconds(settings.rollup_window_seconds),
+            retry_attempts=settings.rollup_retries,
+            max_record_age=Duration.hours(settings.rollup_max_record_age_hours),
         )
         return failures
 

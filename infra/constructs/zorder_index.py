@@ -15,13 +15,12 @@ from collections.abc import Mapping, Sequence
 from aws_cdk import Duration, Stack
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_lambda as lambda_
-from aws_cdk import aws_lambda_event_sources as sources
 from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct
 
-from infra.constructs.failure_queue import stream_failure_queue
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
+from infra.constructs.stream_consumer import stream_failure_queue, subscribe_to_stream
 from places.settings import IndexSettings
 from zorder import Schema
 
@@ -87,22 +86,18 @@ class ZOrderIndex(Construct):
         self._enable_stream()
         self.failures = stream_failure_queue(self, "MaintainerFailures", consumer="index maintainer")
         self.maintainer = self._maintainer(service, maintainer_handler)
-        self.maintainer.add_event_source(
-            sources.DynamoEventSource(
-                table,
-                starting_position=lambda_.StartingPosition.TRIM_HORIZON,
-                batch_size=batch_size,
-                max_batching_window=Duration.seconds(1),
-                bisect_batch_on_error=True,
-                retry_attempts=retry_attempts,
-                max_record_age=max_record_age or Duration.hours(6),
-                report_batch_item_failures=True,
-                on_failure=sources.SqsDlq(self.failures),
-                # REMOVE records need nothing: the GSI entry leaves with the item.
-                filters=[
-                    lambda_.FilterCriteria.filter({"eventName": lambda_.FilterRule.or_("INSERT", "MODIFY")})
-                ],
-            )
+        subscribe_to_stream(
+            self.maintainer,
+            table,
+            self.failures,
+            batch_size=batch_size,
+            batching_window=Duration.seconds(1),
+            retry_attempts=retry_attempts,
+            max_record_age=max_record_age or Duration.hours(6),
+            # REMOVE records need nothing: the GSI entry leaves with the item.
+            filters=[
+                lambda_.FilterCriteria.filter({"eventName": lambda_.FilterRule.or_("INSERT", "MODIFY")})
+            ],
         )
         # The write-back is a conditional UpdateItem; nothing else.
         table.grant(self.maintainer, "dynamodb:UpdateItem")

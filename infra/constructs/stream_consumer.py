@@ -1,0 +1,73 @@
+"""How tatami's functions consume a DynamoDB stream: one event-source mapping shape, one failure queue.
+
+The failure queue is where Lambda sends the positions of batches it gave up on (after its retries or
+the record age), to be replayed by hand or by a backfill.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from aws_cdk import Duration
+from aws_cdk import aws_dynamodb as dynamodb
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_lambda_event_sources as sources
+from aws_cdk import aws_sqs as sqs
+from cdk_nag import NagPackSuppression, NagSuppressions
+from constructs import Construct
+
+
+def stream_failure_queue(scope: Construct, construct_id: str, *, consumer: str) -> sqs.Queue:
+    """An encrypted, TLS-only queue keeping messages 14 days (the longest SQS allows).
+
+    ``consumer`` names the stream function in the nag suppression's reason.
+    """
+    queue = sqs.Queue(
+        scope,
+        construct_id,
+        enforce_ssl=True,
+        encryption=sqs.QueueEncryption.SQS_MANAGED,
+        retention_period=Duration.days(14),
+    )
+    NagSuppressions.add_resource_suppressions(
+        queue,
+        [
+            NagPackSuppression(
+                id="AwsSolutions-SQS3",
+                reason=f"This queue is the {consumer}'s on-failure destination (its dead-letter queue); "
+                "cdk-nag does not recognise an event-source on-failure queue as a DLQ.",
+            )
+        ],
+    )
+    return queue
+
+
+def subscribe_to_stream(
+    function: lambda_.Function,
+    table: dynamodb.ITableV2,
+    failures: sqs.IQueue,
+    *,
+    batch_size: int,
+    batching_window: Duration,
+    retry_attempts: int,
+    max_record_age: Duration,
+    filters: Sequence[Mapping[str, Any]] = (),
+) -> None:
+    """Run ``function`` on ``table``'s stream from its oldest record, reporting partial batch failures,
+    bisecting a failing batch, within bounded retries and record age, parking what it gives up on in
+    ``failures``."""
+    function.add_event_source(
+        sources.DynamoEventSource(
+            table,
+            starting_position=lambda_.StartingPosition.TRIM_HORIZON,
+            batch_size=batch_size,
+            max_batching_window=batching_window,
+            bisect_batch_on_error=True,
+            retry_attempts=retry_attempts,
+            max_record_age=max_record_age,
+            report_batch_item_failures=True,
+            on_failure=sources.SqsDlq(failures),
+            filters=list(filters) or None,
+        )
+    )
