@@ -3,8 +3,9 @@
     python bench/zorder_layouts.py [--boxes 240] [--seed 2024] [--cities 500]
 
 bench/zorder_search.py measures the deployed layout on DynamoDB Local; this one replays the same
-workload (cities500, boxes centred on cities, half population-bounded) over an in-memory copy of the
-index for each candidate layout of ``population`` (bench/_zorder_search/simulate.py: reads are exact,
+workload (cities500, boxes centred on cities, some population-bounded) over an in-memory copy of the
+index for each candidate layout of ``population``: its encoding, and the ceiling above which
+populations share one address (bench/_zorder_search/simulate.py: reads are exact,
 RCU is DynamoDB's billing rule), with the planner and statistics the service uses. It prints, per
 layout, the four figures issue 4 sets goals for, and the oracle's bound on the RCU goal
 (bench/_zorder_search/oracle.py), and writes bench/results/zorder_layouts.json.
@@ -41,15 +42,24 @@ from zorder import Fixed, Float, Schema, UInt  # noqa: E402
 
 RESULTS = REPO / "bench" / "results" / "zorder_layouts.json"
 LAT, LON = Fixed(-90, 90, 16), Fixed(-180, 180, 16)
-LAYOUTS = {
-    "population UInt(32) (deployed)": PLACES_SCHEMA,
-    "population UInt(28)": Schema.of(latitude=LAT, longitude=LON, population=UInt(28)),
-    "population Float(32) (log scale)": Schema.of(latitude=LAT, longitude=LON, population=Float(32)),
+Domain = dict[str, tuple[int | None, int | None]]
+CEILING_2_26: Domain = {"population": (None, 2**26 - 1)}  # the ceiling deployed before 2**20
+LAYOUTS: dict[str, tuple[Schema, Domain]] = {
+    "UInt(32), ceiling 2**20 (deployed)": (PLACES_SCHEMA, PLACES_DOMAIN),
+    "UInt(32), ceiling 2**26": (PLACES_SCHEMA, CEILING_2_26),
+    "UInt(28), ceiling 2**20": (Schema.of(latitude=LAT, longitude=LON, population=UInt(28)), PLACES_DOMAIN),
+    "UInt(28), ceiling 2**26": (Schema.of(latitude=LAT, longitude=LON, population=UInt(28)), CEILING_2_26),
+    "Float(32) (log scale), ceiling 2**26": (
+        Schema.of(latitude=LAT, longitude=LON, population=Float(32)),
+        CEILING_2_26,
+    ),
 }
 
 
-def replay_layout(schema: Schema, rows: list[dict[str, Any]], boxes: list[dict[str, Any]]) -> dict[str, Any]:
-    settings = IndexSettings("replay", INDEX_NAME, schema, BUCKET_BITS, domain=PLACES_DOMAIN)
+def replay_layout(
+    schema: Schema, domain: Domain, rows: list[dict[str, Any]], boxes: list[dict[str, Any]]
+) -> dict[str, Any]:
+    settings = IndexSettings("replay", INDEX_NAME, schema, BUCKET_BITS, domain=domain)
     index = oracle.Index.build(settings, rows)
     density = index_statistics.build(schema, [a.to_bytes(schema.nbytes) for a in index.addresses])
     by_id = {row["id"]: row for row in rows}
@@ -96,16 +106,16 @@ def main() -> None:
         f"({sum('population' in b for b in boxes)} population-bounded)\n"
     )
     print(
-        f"{'layout':34s} | {'read/returned':>15s} | {'Queries':>7s} {'of loop':>8s} | "
+        f"{'layout':38s} | {'read/returned':>15s} | {'Queries':>7s} {'of loop':>8s} | "
         f"{'RCU ours / single':>19s} | {'fewer RCU than single':>22s} {'(oracle)':>9s}"
     )
-    print(f"{'':34s} | {'median':>7s} {'p95':>7s} | {'':>7s} {'':>8s} |")
-    print("-" * 128)
+    print(f"{'':38s} | {'median':>7s} {'p95':>7s} | {'':>7s} {'':>8s} |")
+    print("-" * 132)
     found: dict[str, Any] = {}
-    for name, schema in LAYOUTS.items():
-        r = found[name] = replay_layout(schema, rows, boxes)
+    for name, (schema, domain) in LAYOUTS.items():
+        r = found[name] = replay_layout(schema, domain, rows, boxes)
         print(
-            f"{name:34s} | {r['read_per_returned_median']:>7.2f} {r['read_per_returned_p95']:>7.2f} | "
+            f"{name:38s} | {r['read_per_returned_median']:>7.2f} {r['read_per_returned_p95']:>7.2f} | "
             f"{r['queries']:>7,} {r['queries_share_of_loop']:>8.3f} | "
             f"{r['rcu']:>9,.0f} {r['single_rcu']:>9,.0f} | "
             f"{r['fewer_rcu_than_single']:>22.3f} {r['fewer_rcu_possible_at_2x']:>9.3f}"

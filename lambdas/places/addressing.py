@@ -29,6 +29,9 @@ class Placement:
 def placement(settings: IndexSettings, item: Mapping[str, Any]) -> Placement:
     """Compute the GSI keys of an item that holds every indexed attribute.
 
+    A value beyond the index's ``domain`` takes the address of the domain's nearest end (the filter of
+    every search compares the real value, so results stay exact).
+
     Raises
     ------
     UnencodableError
@@ -40,18 +43,24 @@ def placement(settings: IndexSettings, item: Mapping[str, Any]) -> Placement:
     >>> s = IndexSettings("T", "ix", Schema.of(a=UInt(8), b=UInt(8)), bucket_bits=4)
     >>> placement(s, {"a": 255, "b": 0})
     Placement(address=b'\\xaa\\xaa', bucket='ix#a')
+    >>> capped = IndexSettings("T", "ix", s.schema, bucket_bits=4, domain={"a": (None, 15)})
+    >>> placement(capped, {"a": 255, "b": 0}) == placement(capped, {"a": 15, "b": 0})
+    True
     """
+    saturated: dict[str, Any] = {}
     for name in settings.schema.names:
         value = item[name]
         # Decimal('NaN') and float NaN pass some type checks; say plainly why they cannot be indexed.
-        if isinstance(value, float) and math.isnan(value):
+        if isinstance(value, float | Decimal) and math.isnan(value):
             raise UnencodableError(f"{name} is NaN, which has no place in an order")
         low, high = settings.domain.get(name, (None, None))
-        numeric = isinstance(value, int | float | Decimal) and not isinstance(value, bool)
-        if numeric and ((low is not None and value < low) or (high is not None and value > high)):
-            raise UnencodableError(f"{name} {value} is outside the index's domain {low}..{high}")
+        if isinstance(value, int | float | Decimal) and not isinstance(value, bool):
+            if low is not None and value < low:
+                saturated[name] = low
+            elif high is not None and value > high:
+                saturated[name] = high
     try:
-        address = settings.schema.encode(item)
+        address = settings.schema.encode({**item, **saturated} if saturated else item)
     except (TypeError, ValueError, ArithmeticError) as exc:
         raise UnencodableError(str(exc)) from None
     return Placement(address, settings.bucket_name(settings.bucket_of(address)))

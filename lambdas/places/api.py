@@ -19,7 +19,7 @@ from places.models import (
     DEFAULT_LIMIT,
     ID_PATTERN,
     MAX_LIMIT,
-    MAX_POPULATION_BOUND,
+    MAX_POPULATION,
     PlaceIn,
     PlaceOut,
     SearchOut,
@@ -32,7 +32,7 @@ app = create_resolver()
 PlaceId = Annotated[str, Path(pattern=ID_PATTERN, description="Any id of letters, digits and _.:-")]
 LatitudeQ = Annotated[float | None, Query(ge=-90, le=90, allow_inf_nan=False)]
 LongitudeQ = Annotated[float | None, Query(ge=-180, le=180, allow_inf_nan=False)]
-PopulationQ = Annotated[int | None, Query(ge=0, le=MAX_POPULATION_BOUND)]
+PopulationQ = Annotated[int | None, Query(ge=0, le=MAX_POPULATION)]
 
 
 @app.exception_handler(BadQueryError)

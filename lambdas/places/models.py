@@ -7,9 +7,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-# The index's domain (infra/constructs/places.py): 2**26 - 1 = 67,108,863 people, more than any city.
-MAX_POPULATION = 2**26 - 1
-MAX_POPULATION_BOUND = 2**32 - 1  # search bounds may be wider: they are clamped to the domain
+# What the index's population encoding (UInt(32)) holds: more people than the Earth has.
+MAX_POPULATION = 2**32 - 1
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"  # ids starting with '_' are reserved (statistics)
 DEFAULT_LIMIT = 100
 MAX_LIMIT = 1000

@@ -42,18 +42,19 @@ class SearchRequest:
         return name in self.wrapping and low is not None and high is not None and low > high
 
     def boxes(self, schema: Schema, domain: Mapping[str, tuple[Any, Any]] | None = None) -> list[Box]:
-        """One box, or two when a wrapping dimension crosses its seam; none when the bounds miss the
-        index's ``domain`` (values outside it are never indexed, so the box is clamped to it)."""
+        """One box, or two when a wrapping dimension crosses its seam.
+
+        Bounds are clamped into the index's ``domain``, as :func:`places.addressing.placement` clamps
+        values: a population bound above the domain's ceiling looks among the places indexed at the
+        ceiling, and the filter keeps those really inside.
+        """
         lower: dict[str, Any] = {}
         upper: dict[str, Any] = {}
         for name in schema.names:
             low, high = self.bounds.get(name, (None, None))
             floor, ceiling = (domain or {}).get(name, (None, None))
             if not self.wraps(name):
-                low = floor if low is None or (floor is not None and floor > low) else low
-                high = ceiling if high is None or (ceiling is not None and ceiling < high) else high
-                if low is not None and high is not None and low > high:
-                    return []
+                low, high = _clamp(low, floor, ceiling, floor), _clamp(high, floor, ceiling, ceiling)
             encoding = schema.dimensions[schema.names.index(name)].encoding
             for side, value in ((lower, low), (upper, high)):
                 if value is not None:  # decimals from the API become the dimension's own type
@@ -105,3 +106,18 @@ class SearchRequest:
             f"{name}={'' if lo is None else lo}..{'' if hi is None else hi}"
             for name, (lo, hi) in sorted(self.bounds.items())
         )
+
+
+def _clamp(value: Any, floor: Any, ceiling: Any, open_end: Any) -> Any:
+    """``value`` moved into ``floor..ceiling`` (either may be None); an open bound becomes ``open_end``.
+
+    >>> _clamp(None, 0, 9, 9), _clamp(12, 0, 9, 0), _clamp(-3, 0, None, None), _clamp(5, None, None, None)
+    (9, 9, 0, 5)
+    """
+    if value is None:
+        return open_end
+    if floor is not None and value < floor:
+        return floor
+    if ceiling is not None and value > ceiling:
+        return ceiling
+    return value

@@ -43,8 +43,9 @@ class IndexSettings:
     address_attribute: str = "zaddr"
     bucket_attribute: str = "zbucket"
     key_attribute: str = "id"
-    # Values indexed per dimension, narrower than the encoding's range: a population capped far below
-    # 2**32 keeps the address's top population bits zero, so open population bounds touch no empty buckets.
+    # Values resolved per dimension, narrower than the encoding's range; values beyond it take the
+    # nearest end's address (see addressing.placement). A population ceiling far below 2**32 keeps the
+    # address's top population bits zero, so open population bounds touch no empty address space.
     domain: Mapping[str, Bounds] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

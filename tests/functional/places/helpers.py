@@ -9,7 +9,14 @@ from typing import Any
 
 from boto3.dynamodb.types import Binary
 
-from infra.constructs.places import BUCKET_BITS, INDEX_NAME, PLACES_DOMAIN, PLACES_SCHEMA, PROJECTED
+from infra.constructs.places import (
+    BUCKET_BITS,
+    INDEX_NAME,
+    PLACES_DOMAIN,
+    PLACES_SCHEMA,
+    POPULATION_CEILING,
+    PROJECTED,
+)
 from places import repository
 from places.addressing import placement
 from places.density import Density
@@ -53,8 +60,8 @@ def create_table(client: Any, name: str, stream: bool = False) -> None:
 
 
 def random_places(rng: random.Random, count: int, prefix: str = "p") -> list[dict[str, Any]]:
-    """Clustered places (most data is), plus the edges: the poles, the antimeridian, population 0 and
-    the domain's largest, 2**26-1."""
+    """Clustered places (most data is), plus the edges: the poles, the antimeridian, population 0, the
+    domain's ceiling and populations above it (indexed at the ceiling)."""
     centres = [(rng.uniform(-60, 70), rng.uniform(-180, 180)) for _ in range(12)]
     places = []
     for n in range(count):
@@ -65,7 +72,9 @@ def random_places(rng: random.Random, count: int, prefix: str = "p") -> list[dic
             clat, clon = rng.choice(centres)
             lat = max(-90.0, min(90.0, rng.gauss(clat, 3)))
             lon = (rng.gauss(clon, 5) + 180.0) % 360.0 - 180.0
-        population = rng.choice([0, 2**26 - 1, int(10 ** rng.uniform(2, 7.5)), int(10 ** rng.uniform(2, 5))])
+        population = rng.choice(
+            [0, POPULATION_CEILING, int(10 ** rng.uniform(2, 7.5)), int(10 ** rng.uniform(2, 5)), 2**32 - 1]
+        )
         places.append(
             {
                 "id": f"{prefix}{n}",
@@ -119,8 +128,9 @@ def random_request(rng: random.Random) -> SearchRequest:
                     (low, None),
                     (None, low * 10 + 5),
                     (low, low * 30 + 7),
-                    (2**26 - 1, 2**32 - 1),
-                    (2**26, None),
+                    (POPULATION_CEILING, 2**32 - 1),
+                    (POPULATION_CEILING + 1, None),
+                    (2_000_000, 30_000_000),
                 ]
             )
     return SearchRequest(bounds, frozenset({"longitude"}))

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from infra.constructs.places import POPULATION_CEILING
 from places import repository, search, statistics
 from places.query import SearchRequest
 from places.settings import IndexSettings
@@ -41,7 +42,8 @@ def test_search_equals_brute_force(indexed: tuple[IndexSettings, list[dict[str, 
         {"longitude": (D(180), D(180))},  # exactly on it
         {"longitude": (D(-180), D(-180)), "population": (0, 0)},
         {"latitude": (D(-10), D(10)), "longitude": (D(170), D(-170)), "population": (1000, None)},
-        {"population": (2**26 - 1, None)},  # the domain's largest
+        {"population": (POPULATION_CEILING, None)},  # the domain's ceiling and the places above it
+        {"population": (POPULATION_CEILING + 1, 2**32 - 1)},  # only above it: the filter tells them apart
     ],
 )
 def test_edges(indexed: tuple[IndexSettings, list[dict[str, Any]]], bounds: dict[str, Any]) -> None:

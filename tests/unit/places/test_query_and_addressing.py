@@ -70,15 +70,21 @@ def test_unencodable_values_raise_naming_the_attribute(values: dict[str, object]
         placement(INDEX, item)
 
 
-def test_values_outside_the_domain_are_not_indexed_and_boxes_are_clamped_to_it() -> None:
-    capped = IndexSettings("T", "places-z", SCHEMA, bucket_bits=6, domain={"population": (0, 2**26 - 1)})
-    with pytest.raises(UnencodableError, match="domain"):
-        placement(capped, {"latitude": 1, "longitude": 2, "population": 2**26})
+def test_values_beyond_the_domain_saturate_and_bounds_are_clamped_to_it() -> None:
+    capped = IndexSettings("T", "places-z", SCHEMA, bucket_bits=6, domain={"population": (None, 2**20 - 1)})
+    at_ceiling = placement(capped, {"latitude": 1, "longitude": 2, "population": 2**20 - 1})
+    assert placement(capped, {"latitude": 1, "longitude": 2, "population": 9_000_000}) == at_ceiling
+    assert placement(capped, {"latitude": 1, "longitude": 2, "population": 2**20 - 2}) != at_ceiling
+    with pytest.raises(UnencodableError, match="population"):  # no floor: the encoding's own range
+        placement(capped, {"latitude": 1, "longitude": 2, "population": -1})
     (box,) = SearchRequest({"latitude": (D(0), D(1)), "longitude": (D(10), D(11))}, LON).boxes(
         SCHEMA, capped.domain
     )
-    assert box.upper[2] == 2**26 - 1 and len(bucket_boxes(capped, box)) == 1  # open population: one bucket
-    assert SearchRequest({"population": (2**26, None)}, LON).boxes(SCHEMA, capped.domain) == []
+    assert box.upper[2] == 2**20 - 1 and len(bucket_boxes(capped, box)) == 1  # open population: one bucket
+    (above,) = SearchRequest({"population": (5_000_000, 6_000_000)}, LON).boxes(SCHEMA, capped.domain)
+    assert above.lower[2] == above.upper[2] == 2**20 - 1  # among the places at the ceiling
+    city = placement(capped, {"latitude": 1, "longitude": 2, "population": 5_500_000})
+    assert above.contains(int.from_bytes(city.address))
 
 
 def test_has_dimensions() -> None:
@@ -91,7 +97,7 @@ def test_bucket_boxes_partition_the_box() -> None:
     box = SCHEMA.box({"latitude": -10, "longitude": 80}, {"latitude": 10, "longitude": 100})
     parts = bucket_boxes(INDEX, box)
     # The equator and 90 degrees east cut it in four; the two top population bits of an open population
-    # bound (always zero below the domain's 2**26) make those 16 without a domain.
+    # bound (always zero below a domain's ceiling) make those 16 without a domain.
     assert len(parts) == 16 and sum(b.volume for _, b in parts) == box.volume
     for number, part in parts:
         assert part.zmin >> INDEX.bucket_shift == number == part.zmax >> INDEX.bucket_shift
