@@ -29,6 +29,8 @@ from zorder.bigmin import next_in_box
 
 MAX_PARALLEL = 8
 _SLACK = 10  # extra reads allowed per Query, so the tail of a page does not crawl in one-item Queries
+_MARGIN = 1.25  # reads allowed per expected read: estimates err, and a Query too short costs a round trip
+_MAX_READS_PER_MATCH = 32  # bounds a Limit whose statistics expect few matches among many entries
 
 
 @dataclass
@@ -137,7 +139,7 @@ def read_span(job: Job, span: Span, want: int, resume: Position | None) -> _Span
             result.resume = position
             break
         first, start = position
-        limit = (want - len(result.items)) * 5 // 4 + _SLACK  # Limit counts reads, matching or not
+        limit = _read_limit(span, want - len(result.items))
         bounds = (first.to_bytes(s.schema.nbytes), span.last.to_bytes(s.schema.nbytes))
         page = repository.query_span(s, s.bucket_name(span.bucket), *bounds, job.condition, limit, start)
         result.stats.queries += 1
@@ -146,6 +148,20 @@ def read_span(job: Job, span: Span, want: int, resume: Position | None) -> _Span
         result.items.extend(page.items)
         position = _after(job, page.last_key)
     return result
+
+
+def _read_limit(span: Span, wanted: int) -> int:
+    """The Limit of a Query that should find ``wanted`` more matches in ``span``.
+
+    Limit counts entries read, matching or not: the wanted matches times the entries the statistics
+    expect per match in this span (a population bound the address cannot cut makes that 2-20), with a
+    margin. Counting matches alone split such spans into one Query per ~1.25x their matches.
+
+    >>> _read_limit(Span(0, 0, 9, expected=100.0, reads=400.0), 100), _read_limit(Span(0, 0, 9), 8)
+    (510, 20)
+    """
+    per_match = min(max(span.reads / max(span.expected, 1.0), 1.0), _MAX_READS_PER_MATCH)
+    return int(wanted * per_match * _MARGIN) + _SLACK
 
 
 def _remaining_spans(job: Job, spans: Sequence[Span]) -> list[Span]:

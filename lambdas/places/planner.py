@@ -14,7 +14,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import count, pairwise
 from typing import Any
 
@@ -56,12 +56,14 @@ class CostModel:
 
 @dataclass(frozen=True, slots=True)
 class Span:
-    """One Query: bucket ``bucket``, addresses ``first..last`` (ints, inclusive), ``expected`` matches."""
+    """One Query: bucket ``bucket``, addresses ``first..last`` (ints, inclusive), ``expected`` matches
+    among ``reads`` expected entries."""
 
     bucket: int
     first: int
     last: int
     expected: float = 0.0
+    reads: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +188,9 @@ def plan(
             refiner.add(bucket, part, (part.zmin, part.zmax, part.lower, part.upper))
     refiner.run()
     target = max(model.waste_share * refiner.results, model.min_gap_items)
-    spans = _coalesce(_merge(refiner.pieces(), density, target - refiner.waste, model), density, model)
-    reads = sum(density.interval(s.first, s.last) for s in spans)
-    return Plan(tuple(spans), refiner.results, reads)
+    merged = _merge(refiner.pieces(), density, target - refiner.waste, model)
+    spans = [
+        replace(span, reads=density.interval(span.first, span.last))
+        for span in _coalesce(merged, density, model)
+    ]
+    return Plan(tuple(spans), refiner.results, sum(span.reads for span in spans))
