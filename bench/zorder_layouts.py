@@ -43,7 +43,7 @@ from zorder import Fixed, Float, Schema, UInt  # noqa: E402
 RESULTS = REPO / "bench" / "results" / "zorder_layouts.json"
 LAT, LON = Fixed(-90, 90, 16), Fixed(-180, 180, 16)
 Domain = dict[str, tuple[int | None, int | None]]
-CEILING_2_26: Domain = {"population": (None, 2**26 - 1)}  # the ceiling deployed before 2**20
+CEILING_2_26: Domain = {"population": (0, 2**26 - 1)}  # the ceiling deployed before 2**20
 LAYOUTS: dict[str, tuple[Schema, Domain]] = {
     "UInt(32), ceiling 2**20 (deployed)": (PLACES_SCHEMA, PLACES_DOMAIN),
     "UInt(32), ceiling 2**26": (PLACES_SCHEMA, CEILING_2_26),
