@@ -51,7 +51,8 @@ def placement(settings: IndexSettings, item: Mapping[str, Any]) -> Placement:
     for name in settings.schema.names:
         value = item[name]
         # Decimal('NaN') and float NaN pass some type checks; say plainly why they cannot be indexed.
-        if isinstance(value, float | Decimal) and math.isnan(value):
+        nan = value.is_nan() if isinstance(value, Decimal) else isinstance(value, float) and math.isnan(value)
+        if nan:
             raise UnencodableError(f"{name} is NaN, which has no place in an order")
         low, high = settings.domain.get(name, (None, None))
         if isinstance(value, int | float | Decimal) and not isinstance(value, bool):

@@ -56,6 +56,8 @@ def test_placement_is_the_address_and_its_top_bits() -> None:
     "values",
     [
         {"latitude": math.nan},
+        {"latitude": D("NaN")},
+        {"population": D("sNaN")},
         {"latitude": "35.6"},
         {"latitude": True},
         {"latitude": 91},
