@@ -6,7 +6,6 @@ import importlib
 import json
 import time
 import uuid
-from collections.abc import Callable
 from typing import Any
 
 import boto3
@@ -20,6 +19,8 @@ from tatami.local.cloud import LocalCloud
 from tatami.local.engines import LOCAL_CREDENTIALS
 from tatami.local.intrinsics import LOCAL_REGION
 from tests.functional.places.helpers import settings_for
+from tests.support.streams import stream_records
+from tests.support.waiting import eventually
 
 zindex_command = importlib.import_module("tatami.commands.zindex")  # the package exports the group
 LONDON = {
@@ -30,15 +31,6 @@ LONDON = {
     "country": "GB",
 }
 PARIS = {"name": "Paris", "latitude": 48.85341, "longitude": 2.3488, "population": 2138551, "country": "FR"}
-
-
-def eventually(check: Callable[[], Any], timeout: float = 30.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        result = check()
-        if result or time.monotonic() > deadline:
-            return result
-        time.sleep(0.1)
 
 
 @pytest.fixture(scope="module")
@@ -88,21 +80,9 @@ def search(cloud: LocalCloud, **query: Any) -> set[str]:
 
 
 def records_for(cloud: LocalCloud, key: str) -> list[str]:
-    """Every stream record of one item so far (the table's stream, read from the start)."""
-    streams = cloud.client("dynamodbstreams")
-    arn = cloud.client("dynamodb").describe_table(TableName=table_name(cloud))["Table"]["LatestStreamArn"]
-    names = []
-    for shard in streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"]:
-        iterator = streams.get_shard_iterator(
-            StreamArn=arn, ShardId=shard["ShardId"], ShardIteratorType="TRIM_HORIZON"
-        )["ShardIterator"]
-        while iterator:
-            response = streams.get_records(ShardIterator=iterator, Limit=1000)
-            names += [r["eventName"] for r in response["Records"] if r["dynamodb"]["Keys"]["id"]["S"] == key]
-            if not response["Records"]:
-                break
-            iterator = response.get("NextShardIterator")
-    return names
+    """The event names of one item's stream records so far (the table's stream, read from the start)."""
+    records = stream_records(cloud.client("dynamodb"), cloud.client("dynamodbstreams"), table_name(cloud))
+    return [r["eventName"] for r in records if r["dynamodb"]["Keys"]["id"]["S"] == key]
 
 
 def test_a_put_is_indexed_by_the_maintainer_and_found_by_search(cloud: LocalCloud) -> None:
