@@ -19,6 +19,7 @@ from boto3.dynamodb.types import Binary
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
+from common.repository import CONDITION_FAILED
 from places.addressing import Placement
 from places.exceptions import PlaceNotFoundError, StaleImageError
 from places.settings import IndexSettings
@@ -50,10 +51,6 @@ def table(name: str) -> Table:
     """The table, through one resource created lazily and reused across warm invocations."""
     found: Table = _resource().Table(name)
     return found
-
-
-def _conditional_failure(exc: ClientError) -> bool:
-    return bool(exc.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException")
 
 
 def binary(value: Any) -> bytes:
@@ -101,31 +98,34 @@ def _still(settings: IndexSettings, image: Mapping[str, Any]) -> ConditionBase:
 
 def set_placement(settings: IndexSettings, key: Any, placement: Placement, image: Mapping[str, Any]) -> None:
     """Write the index keys, unless a newer write changed the indexed values (raises StaleImageError)."""
-    try:
-        table(settings.table).update_item(
-            Key={settings.key_attribute: key},
-            UpdateExpression="SET #z = :z, #b = :b",
-            ConditionExpression=_still(settings, image),
-            ExpressionAttributeNames={"#z": settings.address_attribute, "#b": settings.bucket_attribute},
-            ExpressionAttributeValues={":z": Binary(placement.address), ":b": placement.bucket},
-        )
-    except ClientError as exc:
-        if _conditional_failure(exc):
-            raise StaleImageError(str(key)) from exc
-        raise
+    values = {":z": Binary(placement.address), ":b": placement.bucket}
+    _update_index_keys(settings, key, image, "SET #z = :z, #b = :b", values)
 
 
 def remove_placement(settings: IndexSettings, key: Any, image: Mapping[str, Any]) -> None:
     """Take the item out of the sparse GSI, unless a newer write changed the indexed values."""
+    _update_index_keys(settings, key, image, "REMOVE #z, #b")
+
+
+def _update_index_keys(
+    settings: IndexSettings,
+    key: Any,
+    image: Mapping[str, Any],
+    expression: str,
+    values: Mapping[str, Any] | None = None,
+) -> None:
+    """Apply ``expression`` to the index keys (#z, #b) while the item still holds ``image``'s values."""
+    extra: dict[str, Any] = {"ExpressionAttributeValues": dict(values)} if values else {}
     try:
         table(settings.table).update_item(
             Key={settings.key_attribute: key},
-            UpdateExpression="REMOVE #z, #b",
+            UpdateExpression=expression,
             ConditionExpression=_still(settings, image),
             ExpressionAttributeNames={"#z": settings.address_attribute, "#b": settings.bucket_attribute},
+            **extra,
         )
     except ClientError as exc:
-        if _conditional_failure(exc):
+        if exc.response.get("Error", {}).get("Code") == CONDITION_FAILED:
             raise StaleImageError(str(key)) from exc
         raise
 
