@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any
 
 from places.exceptions import UnencodableError
-from places.settings import IndexSettings
+from places.settings import IndexSettings, saturate
 from zorder import Box
 
 
@@ -54,12 +54,10 @@ def placement(settings: IndexSettings, item: Mapping[str, Any]) -> Placement:
         nan = value.is_nan() if isinstance(value, Decimal) else isinstance(value, float) and math.isnan(value)
         if nan:
             raise UnencodableError(f"{name} is NaN, which has no place in an order")
-        low, high = settings.domain.get(name, (None, None))
         if isinstance(value, int | float | Decimal) and not isinstance(value, bool):
-            if low is not None and value < low:
-                saturated[name] = low
-            elif high is not None and value > high:
-                saturated[name] = high
+            stored = saturate(value, *settings.domain.get(name, (None, None)))
+            if stored is not value:
+                saturated[name] = stored
     try:
         address = settings.schema.encode({**item, **saturated} if saturated else item)
     except (TypeError, ValueError, ArithmeticError) as exc:

@@ -14,6 +14,7 @@ from typing import Any
 from boto3.dynamodb.conditions import Attr, ConditionBase
 
 from places.exceptions import BadQueryError
+from places.settings import saturate
 from zorder import Box, Schema
 
 Number = Decimal | int
@@ -44,7 +45,7 @@ class SearchRequest:
     def boxes(self, schema: Schema, domain: Mapping[str, tuple[Any, Any]] | None = None) -> list[Box]:
         """One box, or two when a wrapping dimension crosses its seam.
 
-        Bounds are clamped into the index's ``domain``, as :func:`places.addressing.placement` clamps
+        Bounds are saturated into the index's ``domain``, as :func:`places.addressing.placement` saturates
         values: a population bound above the domain's ceiling looks among the places indexed at the
         ceiling, and the filter keeps those really inside.
         """
@@ -54,7 +55,8 @@ class SearchRequest:
             low, high = self.bounds.get(name, (None, None))
             floor, ceiling = (domain or {}).get(name, (None, None))
             if not self.wraps(name):
-                low, high = _clamp(low, floor, ceiling, floor), _clamp(high, floor, ceiling, ceiling)
+                low = floor if low is None else saturate(low, floor, ceiling)
+                high = ceiling if high is None else saturate(high, floor, ceiling)
             encoding = schema.dimensions[schema.names.index(name)].encoding
             for side, value in ((lower, low), (upper, high)):
                 if value is not None:  # decimals from the API become the dimension's own type
@@ -106,18 +108,3 @@ class SearchRequest:
             f"{name}={'' if lo is None else lo}..{'' if hi is None else hi}"
             for name, (lo, hi) in sorted(self.bounds.items())
         )
-
-
-def _clamp(value: Any, floor: Any, ceiling: Any, open_end: Any) -> Any:
-    """``value`` moved into ``floor..ceiling`` (either may be None); an open bound becomes ``open_end``.
-
-    >>> _clamp(None, 0, 9, 9), _clamp(12, 0, 9, 0), _clamp(-3, 0, None, None), _clamp(5, None, None, None)
-    (9, 9, 0, 5)
-    """
-    if value is None:
-        return open_end
-    if floor is not None and value < floor:
-        return floor
-    if ceiling is not None and value > ceiling:
-        return ceiling
-    return value

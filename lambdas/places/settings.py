@@ -11,6 +11,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any
 
 from zorder import Schema
 
@@ -106,6 +107,19 @@ class IndexSettings:
             KEY_ENV: self.key_attribute,
             DOMAIN_ENV: json.dumps({k: list(v) for k, v in self.domain.items()}, sort_keys=True),
         }
+
+
+def saturate(value: Any, low: Any, high: Any) -> Any:
+    """``value`` moved into a domain ``low..high`` (None: open on that side), as the index stores it.
+
+    >>> saturate(12, 0, 9), saturate(-3, 0, None), saturate(5, None, None)
+    (9, 0, 5)
+    """
+    if low is not None and value < low:
+        return low
+    if high is not None and value > high:
+        return high
+    return value
 
 
 @cache
