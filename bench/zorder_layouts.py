@@ -15,30 +15,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
-os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")  # the CDK import below
-REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [
-    str(REPO / "bench"),
-    str(REPO),
-    str(REPO / "lambdas"),
-    str(REPO / "layers" / "zorder" / "python"),
-]
+from _zorder_search import REPO, oracle, simulate
+from _zorder_search.data import cities, request_of, workload
+from _zorder_search.figures import percentile
 
-from _zorder_search import oracle, simulate  # noqa: E402
-from _zorder_search.data import cities, request_of, workload  # noqa: E402
-from _zorder_search.figures import percentile  # noqa: E402
-
-from infra.constructs.places import BUCKET_BITS, INDEX_NAME, PLACES_DOMAIN, PLACES_SCHEMA  # noqa: E402
-from places import statistics as index_statistics  # noqa: E402
-from places.settings import IndexSettings  # noqa: E402
-from zorder import Fixed, Float, Schema, UInt  # noqa: E402
+from infra.constructs.places import BUCKET_BITS, INDEX_NAME, PLACES_DOMAIN, PLACES_SCHEMA
+from places import statistics as index_statistics
+from places.settings import IndexSettings
+from zorder import Fixed, Float, Schema, UInt
 
 RESULTS = REPO / "bench" / "results" / "zorder_layouts.json"
 LAT, LON = Fixed(-90, 90, 16), Fixed(-180, 180, 16)
@@ -70,7 +58,7 @@ def replay_layout(
         mine = simulate.ours(index, by_id, settings, request, density)
         theirs = simulate.single(index, settings, request)
         loop += simulate.loop_queries(index, settings, request)
-        bound = oracle.bound(index, settings, request, mine.found)  # ours is exact: its places are the answer
+        bound = oracle.bound(index, settings, request, mine.ids)  # ours is exact: its places are the answer
         possible += bound.rcu_at_2x < bound.single_rcu
         ours.append(mine)
         single.append(theirs)

@@ -22,29 +22,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import platform
 import statistics
-import sys
-from pathlib import Path
 from typing import Any
 
-os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")  # the CDK import below
-os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")  # one log line per search page otherwise
-REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [
-    str(REPO / "bench"),
-    str(REPO),
-    str(REPO / "lambdas"),
-    str(REPO / "layers" / "zorder" / "python"),
-]
+from _zorder_search import REPO, oracle
+from _zorder_search.data import prepare, request_of, start_engine, workload
+from _zorder_search.figures import percentile
+from _zorder_search.strategies import PAGE, Run, run_loop, run_ours, run_scan, run_single, timed
 
-from _zorder_search import oracle  # noqa: E402
-from _zorder_search.data import prepare, request_of, start_engine, workload  # noqa: E402
-from _zorder_search.figures import percentile  # noqa: E402
-from _zorder_search.strategies import PAGE, Run, run_loop, run_ours, run_scan, run_single, timed  # noqa: E402
-
-from infra.constructs.places import BUCKET_BITS, PLACES_SCHEMA  # noqa: E402
+from infra.constructs.places import BUCKET_BITS, PLACES_SCHEMA
 
 RESULTS = REPO / "bench" / "results" / "zorder_search.json"
 

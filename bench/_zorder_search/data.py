@@ -10,18 +10,17 @@ import random
 import time
 from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
 import boto3
 from boto3.dynamodb.types import Binary
 
+from _zorder_search import REPO
 from infra.constructs.places import BUCKET_BITS, INDEX_NAME, PLACES_DOMAIN, PLACES_SCHEMA
 from tatami.local import engines
 from tatami.samples.places import rows as place_rows
 from tests.functional.places.helpers import create_table as places_table
 
-REPO = Path(__file__).resolve().parents[2]
 WORK = REPO / ".local" / "bench" / "zorder_search"
 TABLE = "BenchPlaces"
 

@@ -8,28 +8,18 @@ index layouts can be compared on the same workload before one is deployed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from _zorder_search.oracle import Index, rcu
+from _zorder_search.strategies import Run
 from places import planner
 from places.density import Density
 from zorder import Box
 from zorder.bigmin import next_in_box
 
 
-@dataclass
-class Replay:
-    """What one strategy read and paid for one box."""
-
-    found: set[str] = field(default_factory=set)
-    read: int = 0
-    queries: int = 0
-    rcu: float = 0.0
-
-    @property
-    def amplification(self) -> float:
-        return self.read / max(len(self.found), 1)
+class Replay(Run):
+    """What one strategy read and paid for one box, counted by replaying its Queries."""
 
     def query(self, index: Index, first: int, last: int) -> tuple[int, int]:
         """One Query of addresses first..last; returns the index positions it read."""
@@ -46,7 +36,7 @@ def ours(index: Index, rows: dict[str, Any], settings: Any, request: Any, densit
     boxes = request.boxes(settings.schema, settings.domain)
     for span in planner.plan(settings, boxes, density).spans:
         i, j = replay.query(index, span.first, span.last)
-        replay.found.update(index.ids[k] for k in range(i, j) if request.matches(rows[index.ids[k]]))
+        replay.ids.update(index.ids[k] for k in range(i, j) if request.matches(rows[index.ids[k]]))
     return replay
 
 
