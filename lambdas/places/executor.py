@@ -1,8 +1,12 @@
 """Running a plan: Query its spans in parallel, in plan order, until a page is full.
 
 Results come back in (bucket, address) order, which is Z order across buckets since a bucket is the
-address's top bits. A page ends after ``limit`` items; the cursor is the last item's GSI key, so the next
-page resumes exactly after it (DynamoDB's ExclusiveStartKey) whatever plan that page makes.
+address's top bits. A page holds at most ``limit`` items. Once it is at least half full it ends before a
+span the statistics expect not to fit, so the next page reads that span whole: a span cut by a page end
+costs a second Query. Otherwise it ends after ``limit`` items. The cursor says where the page stopped,
+after the last item's GSI key (DynamoDB's ExclusiveStartKey) or after a whole span's last address, so
+the next page resumes exactly there whatever plan that page makes. Like DynamoDB's, a page may hold
+fewer than ``limit`` items with more to come: only a missing cursor means the end.
 
 Reading ahead costs reads that may not be used, waiting costs latency: spans are read a few at a time,
 and only while the items expected in the spans already running are fewer than the page still needs.
@@ -31,6 +35,7 @@ MAX_PARALLEL = 8
 _SLACK = 10  # extra reads allowed per Query, so the tail of a page does not crawl in one-item Queries
 _MARGIN = 1.25  # reads allowed per expected read: estimates err, and a Query too short costs a round trip
 _MAX_READS_PER_MATCH = 32  # bounds a Limit whose statistics expect few matches among many entries
+_FULL_ENOUGH = 0.5  # share of ``limit`` after which a page ends before a span rather than cut it
 
 
 @dataclass
@@ -56,11 +61,12 @@ class SearchStats:
 
 @dataclass(frozen=True, slots=True)
 class Cursor:
-    """Where the previous page stopped: the last returned item's bucket, address and table key."""
+    """Where the previous page stopped: after the last returned item (its bucket, address and table
+    key), or, with ``key`` None, after every item at or before ``address`` in ``bucket``."""
 
     bucket: int
     address: bytes
-    key: Any
+    key: Any = None
 
 
 @dataclass
@@ -94,21 +100,25 @@ def _jump(boxes: Sequence[Box], address: int) -> int | None:
     return min(targets) if targets else None
 
 
-def _start_key(job: Job, span: Span) -> dict[str, Any] | None:
+Position = tuple[int, dict[str, Any] | None]  # first address of the next Query, ExclusiveStartKey
+
+
+def _start(job: Job, span: Span) -> Position:
+    """Where a span's first Query starts: its first address, or just after the cursor if it is inside."""
     cursor = job.cursor
     if cursor is None or cursor.bucket != span.bucket:
-        return None
-    if not span.first <= int.from_bytes(cursor.address) <= span.last:
-        return None
+        return span.first, None
+    at = int.from_bytes(cursor.address)
+    if not span.first <= at <= span.last:
+        return span.first, None
+    if cursor.key is None:
+        return at + 1, None
     s = job.settings
-    return {
+    return at, {
         s.bucket_attribute: s.bucket_name(cursor.bucket),
         s.address_attribute: cursor.address,
         s.key_attribute: cursor.key,
     }
-
-
-Position = tuple[int, dict[str, Any] | None]  # first address of the next Query, ExclusiveStartKey
 
 
 def _after(job: Job, last_key: dict[str, Any] | None) -> Position | None:
@@ -127,13 +137,7 @@ def _after(job: Job, last_key: dict[str, Any] | None) -> Position | None:
 def read_span(job: Job, span: Span, want: int, resume: Position | None) -> _SpanResult:
     """Matching items of one span in address order: about ``want`` of them, or all if fewer."""
     s, result = job.settings, _SpanResult()
-    if resume is None:
-        start = _start_key(job, span)
-        resume = (
-            int.from_bytes(job.cursor.address) if start is not None and job.cursor else span.first,
-            start,
-        )
-    position: Position | None = resume
+    position: Position | None = resume or _start(job, span)
     while position is not None and position[0] <= span.last:
         if len(result.items) >= want:
             result.resume = position
@@ -165,11 +169,14 @@ def _read_limit(span: Span, wanted: int) -> int:
 
 
 def _remaining_spans(job: Job, spans: Sequence[Span]) -> list[Span]:
+    """The spans with addresses after the cursor."""
     cursor = job.cursor
     if cursor is None:
         return list(spans)
-    at = int.from_bytes(cursor.address)
-    return [sp for sp in spans if (sp.bucket, sp.last) >= (cursor.bucket, at)]
+    at = (cursor.bucket, int.from_bytes(cursor.address))
+    if cursor.key is None:  # everything up to ``at`` was read
+        return [sp for sp in spans if (sp.bucket, sp.last) > at]
+    return [sp for sp in spans if (sp.bucket, sp.last) >= at]
 
 
 class _Page:
@@ -180,6 +187,7 @@ class _Page:
         self.slots: deque[tuple[Span, Future[_SpanResult], float]] = deque()
         self.items: list[dict[str, Any]] = []
         self.stats = SearchStats()
+        self.read_through: Span | None = None  # the last span read whole
 
     def _submit(
         self, span: Span, expected: float, resume: tuple[int, dict[str, Any] | None] | None = None
@@ -188,19 +196,25 @@ class _Page:
         want = max(1, int(self.job.limit - len(self.items) - ahead))
         self.slots.append((span, _pool().submit(read_span, self.job, span, want, resume), expected))
 
-    def _launch(self) -> None:
+    def _launch(self) -> bool:
+        """Start reads of the next spans; False when the page should end before the next span."""
         needed = self.job.limit - len(self.items)
         while self.todo and len(self.slots) < MAX_PARALLEL:
             ahead = sum(e for _, _, e in self.slots)
-            if self.slots and ahead + self.todo[0].expected > needed:
-                break  # likely past the end of the page: read it only once the earlier spans are in
+            if ahead + self.todo[0].expected > needed:
+                if self.slots:
+                    break  # likely past the end of the page: read it only once the earlier spans are in
+                if len(self.items) >= _FULL_ENOUGH * self.job.limit:
+                    return False  # the next page reads it whole, in one Query instead of two
             span = self.todo.popleft()
             self._submit(span, span.expected)
+        return True
 
-    def run(self) -> bool:
-        """Fill the page; True when the query may have more items after it."""
+    def run(self) -> Cursor | None:
+        """Fill the page; returns where the next page starts (None: the query has no more items)."""
         while self.todo or self.slots:
-            self._launch()
+            if not self._launch():
+                return self._after_span()
             span, future, _ = self.slots.popleft()
             result = future.result()
             self.stats.add(result.stats)
@@ -208,17 +222,21 @@ class _Page:
             self.items.extend(result.items[:needed])
             if len(self.items) >= self.job.limit:
                 self._abandon()
-                return (
-                    len(result.items) > needed
-                    or result.resume is not None
-                    or bool(self.todo)
-                    or bool(self.slots)
-                )
+                more = len(result.items) > needed or result.resume is not None or self.todo or self.slots
+                return _after_item(self.job.settings, self.items[-1]) if more else None
             if result.resume is not None:  # stopped at its share: go on with it before the later spans
                 self.slots.appendleft(
                     (span, _pool().submit(read_span, self.job, span, needed, result.resume), 0.0)
                 )
-        return False
+            else:
+                self.read_through = span
+        return None
+
+    def _after_span(self) -> Cursor:
+        span = self.read_through
+        if span is None:  # a page ends early only once it holds items, so a span was read whole
+            raise AssertionError("a page ended before any span")
+        return Cursor(span.bucket, span.last.to_bytes(self.job.settings.schema.nbytes))
 
     def _abandon(self) -> None:
         for _, other, _ in self.slots:  # read ahead for nothing: cancel it, or count what it cost
@@ -227,14 +245,13 @@ class _Page:
 
 
 def execute(job: Job, spans: Sequence[Span]) -> tuple[list[dict[str, Any]], Cursor | None, SearchStats]:
-    """Read spans in order until ``job.limit`` items; returns the items, the next cursor and the stats."""
+    """Read spans in order until the page is full; returns the items, the next cursor and the stats."""
     page = _Page(job, spans)
-    more = page.run()
+    cursor = page.run()
     page.stats.items_returned = len(page.items)
-    cursor = _cursor(job.settings, page.items[-1]) if more and page.items else None
     return page.items, cursor, page.stats
 
 
-def _cursor(settings: IndexSettings, item: dict[str, Any]) -> Cursor:
+def _after_item(settings: IndexSettings, item: dict[str, Any]) -> Cursor:
     address = repository.binary(item[settings.address_attribute])
     return Cursor(settings.bucket_of(address), address, item[settings.key_attribute])
