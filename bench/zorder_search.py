@@ -7,7 +7,8 @@ statistics as `tatami zindex analyze` does, then runs a workload of boxes centre
 (half-widths log-uniform from 5 to 1,000 km, a third of them with population bounds, some across the
 antimeridian) four ways, checking that all four return the same places:
 
-* ours: places.search (statistics-driven plan, parallel spans, BIGMIN at page ends), pages of 1,000;
+* ours: places.search (statistics-driven plan, parallel spans, BIGMIN at page ends), in the largest
+  pages the API allows (10,000);
 * single: one Query BETWEEN zmin AND zmax per bucket, with the bounds as a FilterExpression;
 * loop: the BIGMIN loop with Limit=25 (Tropf-Herzog: on an item outside the box, jump to the next
   address inside it);

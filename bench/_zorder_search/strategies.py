@@ -12,10 +12,11 @@ from boto3.dynamodb.conditions import Key
 
 from _zorder_search.data import TABLE
 from infra.constructs.places import INDEX_NAME, PLACES_SCHEMA
+from places.models import MAX_LIMIT
 from zorder import Box
 from zorder.bigmin import next_in_box
 
-PAGE = 1000
+PAGE = MAX_LIMIT  # a client reading a whole box asks for the largest pages the API allows
 
 
 @dataclass

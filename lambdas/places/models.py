@@ -11,7 +11,10 @@ from pydantic import BaseModel, ConfigDict, Field
 MAX_POPULATION = 2**32 - 1
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"  # ids starting with '_' are reserved (statistics)
 DEFAULT_LIMIT = 100
-MAX_LIMIT = 1000
+# About what one DynamoDB Query page (1 MB) holds of the index: a larger page would not save a Query,
+# a smaller one makes a client reading a big box pay a Query per page (and re-read the page's tail).
+# 10,000 places are ~1.2 MB of JSON, well inside Lambda's 6 MB response.
+MAX_LIMIT = 10_000
 
 Latitude = Annotated[
     float, Field(ge=-90, le=90, strict=True, allow_inf_nan=False, description="Degrees north")
