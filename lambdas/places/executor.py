@@ -75,7 +75,7 @@ class _SpanResult:
 
     items: list[dict[str, Any]] = field(default_factory=list)
     stats: SearchStats = field(default_factory=SearchStats)
-    resume: tuple[int, dict[str, Any] | None] | None = None  # a Position
+    resume: Position | None = None
 
 
 @dataclass(frozen=True)
@@ -189,12 +189,10 @@ class _Page:
         self.stats = SearchStats()
         self.read_through: Span | None = None  # the last span read whole
 
-    def _submit(
-        self, span: Span, expected: float, resume: tuple[int, dict[str, Any] | None] | None = None
-    ) -> None:
+    def _submit(self, span: Span) -> None:
         ahead = sum(e for _, _, e in self.slots)
         want = max(1, int(self.job.limit - len(self.items) - ahead))
-        self.slots.append((span, _pool().submit(read_span, self.job, span, want, resume), expected))
+        self.slots.append((span, _pool().submit(read_span, self.job, span, want, None), span.expected))
 
     def _launch(self) -> bool:
         """Start reads of the next spans; False when the page should end before the next span."""
@@ -207,7 +205,7 @@ class _Page:
                 if len(self.items) >= _FULL_ENOUGH * self.job.limit:
                     return False  # the next page reads it whole, in one Query instead of two
             span = self.todo.popleft()
-            self._submit(span, span.expected)
+            self._submit(span)
         return True
 
     def run(self) -> Cursor | None:
