@@ -53,3 +53,5 @@ OUTPUT_OLAP_WORKGROUP = "OlapWorkGroupName"
 OUTPUT_PLACES_TABLE = "PlacesTableName"
 OUTPUT_PLACES_ZINDEX = "PlacesZIndex"
 OUTPUT_PLACES_FAILURES = "PlacesMaintainerFailureQueueUrl"
+# Every indexed table has a <Name>ZIndex output holding its declaration (`tatami zindex --table name`).
+OUTPUT_ORDERS_ZINDEX = "OrdersZIndex"

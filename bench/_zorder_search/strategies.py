@@ -1,22 +1,20 @@
-"""The four ways of answering a box, each returning what it found and what it cost (a Run)."""
+"""The ways of answering a box, each returning what it found and what it cost (a Run)."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import boto3
-from boto3.dynamodb.conditions import Key
-
-from _zorder_search.data import TABLE
-from infra.constructs.places import INDEX_NAME, PLACES_SCHEMA
-from places.models import MAX_LIMIT
+from _zorder_search.data import DECLARATION, client
+from zindex import Cursor, SearchQuery
+from zindex.keys import bucket_name, bucket_shift
+from zindex.search import Searcher
 from zorder import Box
 from zorder.bigmin import next_in_box
 
-PAGE = MAX_LIMIT  # a client reading a whole box asks for the largest pages the API allows
+Z = DECLARATION.z_indexes[0]
+SHIFT = bucket_shift(DECLARATION, Z)
 
 
 @dataclass
@@ -28,33 +26,47 @@ class Run:
     queries: int = 0
     rcu: float = 0.0
     seconds: float = 0.0
+    pages: int = 0
+    planning_ms: float = 0.0  # ours: the first page's planning
+    estimated_reads: float = 0.0  # ours: the chosen plan's estimate for the whole search
+    plan: str = ""
 
     @property
     def amplification(self) -> float:
         return self.read / max(len(self.ids), 1)
 
 
-def run_ours(settings: Any, model: Any, request: Any) -> Run:
-    from places.search import run_page
-
+def run_ours(searcher: Searcher, query: SearchQuery, page: int) -> Run:
+    """Every page of the search, each through the cursor's JSON form (what a page token carries)."""
     run, cursor = Run(), None
+    started = time.perf_counter()
     while True:
-        items, cursor, stats = run_page(request, PAGE, cursor, settings, model)
-        run.ids.update(i["id"] for i in items)
-        run.read, run.queries, run.rcu = (
-            run.read + stats.items_read,
-            run.queries + stats.queries,
-            run.rcu + stats.consumed_rcu,
-        )
-        if cursor is None:
+        found = searcher.search(query, page, cursor)
+        if not run.pages:
+            run.planning_ms, run.plan = found.planning_ms, found.choice.chosen.kind
+            run.estimated_reads = found.choice.chosen.estimate.reads
+        run.pages += 1
+        run.ids.update(i["id"] for i in found.items)
+        run.read += found.stats.items_read
+        run.queries += found.stats.queries
+        run.rcu += found.stats.consumed_rcu
+        if found.cursor is None:
+            run.seconds = time.perf_counter() - started
             return run
+        cursor = Cursor.from_json(found.cursor.to_json())
 
 
-def _query(table: Any, run: Run, bucket: str, first: int, last: int, **extra: Any) -> dict[str, Any]:
-    response = table.query(
-        IndexName=INDEX_NAME,
-        KeyConditionExpression=Key("zbucket").eq(bucket)
-        & Key("zaddr").between(first.to_bytes(8), last.to_bytes(8)),
+def _query(dynamodb: Any, run: Run, bucket: int, first: int, last: int, **extra: Any) -> dict[str, Any]:
+    response = dynamodb.query(
+        TableName=DECLARATION.table,
+        IndexName=Z.name,
+        KeyConditionExpression="zbucket = :b AND zaddr BETWEEN :f AND :l",
+        ExpressionAttributeValues={
+            ":b": {"S": bucket_name(Z, bucket)},
+            ":f": {"B": first.to_bytes(8)},
+            ":l": {"B": last.to_bytes(8)},
+            **extra.pop("values", {}),
+        },
         ReturnConsumedCapacity="TOTAL",
         **extra,
     )
@@ -64,38 +76,56 @@ def _query(table: Any, run: Run, bucket: str, first: int, last: int, **extra: An
     return response
 
 
-def run_single(settings: Any, request: Any) -> Run:
-    table, run = boto3.resource("dynamodb").Table(TABLE), Run()
-    for box in request.boxes(PLACES_SCHEMA, settings.domain):
-        shift = settings.bucket_shift
-        for number in range(box.zmin >> shift, (box.zmax >> shift) + 1):
-            first, last = max(box.zmin, number << shift), min(box.zmax, ((number + 1) << shift) - 1)
-            extra: dict[str, Any] = {"FilterExpression": request.condition()}
+def _filter(query: SearchQuery) -> dict[str, Any]:
+    from zindex.dynamojson import to_wire
+
+    search = query.filter()
+    if search is None:
+        return {}
+    return {
+        "FilterExpression": search.expression,
+        "ExpressionAttributeNames": search.names,
+        "values": {k: to_wire(v) for k, v in search.values.items()},
+    }
+
+
+def run_single(query: SearchQuery) -> Run:
+    """One Query BETWEEN zmin AND zmax per bucket the box touches, the bounds as a FilterExpression."""
+    dynamodb, run = client(), Run()
+    started = time.perf_counter()
+    for box in query.boxes(Z.name):
+        for number in range(box.zmin >> SHIFT, (box.zmax >> SHIFT) + 1):
+            first, last = max(box.zmin, number << SHIFT), min(box.zmax, ((number + 1) << SHIFT) - 1)
+            extra = _filter(query)
             while True:
-                response = _query(table, run, settings.bucket_name(number), first, last, **extra)
-                run.ids.update(i["id"] for i in response["Items"])
+                response = _query(dynamodb, run, number, first, last, **dict(extra))
+                run.ids.update(i["id"]["S"] for i in response["Items"])
                 if "LastEvaluatedKey" not in response:
                     break
                 extra["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+    run.seconds = time.perf_counter() - started
     return run
 
 
-def _loop_box(settings: Any, table: Any, run: Run, request: Any, box: Box) -> None:
+def _loop_box(dynamodb: Any, run: Run, query: SearchQuery, box: Box) -> None:
     """Tropf-Herzog's loop: Limit=25 pages in address order, jumping to BIGMIN past items outside."""
-    shift, z, start = settings.bucket_shift, box.zmin, None
+    from zindex.dynamojson import to_item
+
+    z, start = box.zmin, None
     while z is not None:
-        number = z >> shift
-        last = min(box.zmax, ((number + 1) << shift) - 1)
+        number = z >> SHIFT
+        last = min(box.zmax, ((number + 1) << SHIFT) - 1)
         extra = {"Limit": 25, **({"ExclusiveStartKey": start} if start else {})}
-        response = _query(table, run, settings.bucket_name(number), z, last, **extra)
+        response = _query(dynamodb, run, number, z, last, **extra)
         target, start = None, None
-        for item in response["Items"]:
-            address = int.from_bytes(item["zaddr"].value)
+        for raw in response["Items"]:
+            item = to_item(raw)
+            address = int.from_bytes(item["zaddr"])
             if target is not None and address < target:
                 continue
             if box.contains(address):
                 target = None
-                if request.matches(item):
+                if query.matches(item):
                     run.ids.add(item["id"])
             else:
                 target = next_in_box(address, box)
@@ -110,32 +140,34 @@ def _loop_box(settings: Any, table: Any, run: Run, request: Any, box: Box) -> No
             z = next_in_box(following, box) if following <= box.zmax else None
 
 
-def run_loop(settings: Any, request: Any) -> Run:
-    table, run = boto3.resource("dynamodb").Table(TABLE), Run()
-    for box in request.boxes(PLACES_SCHEMA, settings.domain):
-        _loop_box(settings, table, run, request, box)
+def run_loop(query: SearchQuery) -> Run:
+    dynamodb, run = client(), Run()
+    started = time.perf_counter()
+    for box in query.boxes(Z.name):
+        _loop_box(dynamodb, run, query, box)
+    run.seconds = time.perf_counter() - started
     return run
 
 
-def run_scan(request: Any) -> Run:
-    table, run, extra = (
-        boto3.resource("dynamodb").Table(TABLE),
-        Run(),
-        {"FilterExpression": request.condition()},
-    )
+def run_scan(query: SearchQuery) -> Run:
+    """A Scan of the table with the bounds as a FilterExpression."""
+    from zindex.dynamojson import to_wire
+
+    dynamodb, run = client(), Run()
+    search = query.filter(require=tuple(a.name for a in DECLARATION.attributes))
+    extra: dict[str, Any] = {}
+    if search is not None:
+        extra = {"FilterExpression": search.expression, "ExpressionAttributeNames": search.names}
+        if search.values:
+            extra["ExpressionAttributeValues"] = {k: to_wire(v) for k, v in search.values.items()}
+    started = time.perf_counter()
     while True:
-        response = table.scan(ReturnConsumedCapacity="TOTAL", **extra)
+        response = dynamodb.scan(TableName=DECLARATION.table, ReturnConsumedCapacity="TOTAL", **extra)
         run.queries += 1
         run.read += response["ScannedCount"]
         run.rcu += response["ConsumedCapacity"]["CapacityUnits"]
-        run.ids.update(i["id"] for i in response["Items"])
+        run.ids.update(i["id"]["S"] for i in response["Items"] if not i["id"]["S"].startswith("__"))
         if "LastEvaluatedKey" not in response:
+            run.seconds = time.perf_counter() - started
             return run
         extra["ExclusiveStartKey"] = response["LastEvaluatedKey"]
-
-
-def timed(work: Callable[[], Run]) -> Run:
-    started = time.perf_counter()
-    run = work()
-    run.seconds = time.perf_counter() - started
-    return run

@@ -21,6 +21,8 @@ from infra.constructs.data_table import DataTable
 from infra.constructs.service_api import Route
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
+from infra.constructs.zorder_index import ZOrderIndex
+from models.orders.search import ORDERS
 
 PACKAGES = ("models",)
 FORUM_ROUTES = (
@@ -31,6 +33,7 @@ FORUM_ROUTES = (
     Route("GET", "/forums/{forum}/threads/{subject}/replies"),
 )
 ORDERS_ROUTES = (
+    Route("GET", "/orders/search"),
     Route("POST", "/orders"),
     Route("GET", "/orders", required_query=("status",)),
     Route("GET", "/orders/{id}"),
@@ -79,8 +82,10 @@ def model_function(
     model: str,
     environment: Mapping[str, str],
     routes: Sequence[Route],
+    uses_zorder: bool = False,
 ) -> ServiceFunction:
-    """The API function of one model, on `routes`, able to sign page tokens."""
+    """The API function of one model, on `routes`, able to sign page tokens (``uses_zorder``: with the
+    zorder layer, for a search over the Z-index engine)."""
     function = ServiceFunction(
         scope,
         "Function",
@@ -88,6 +93,7 @@ def model_function(
         service=f"models-{model}",
         handler=f"models.{model}.handler.handler",
         packages=PACKAGES,
+        uses_zorder=uses_zorder,
         environment=environment,
         description=f"The {model} data model's REST routes",
     )
@@ -167,13 +173,12 @@ class OrdersModel(Construct):
             "CUSTOMERS_TABLE_NAME": self.customers.table_name,
             "ORDER_STATUS_SHARDS": str(status_shards),
         }
-        self.function = model_function(
-            shared,
-            self,
-            "orders",
-            environment,
-            ORDERS_ROUTES,
+        self.function = model_function(shared, self, "orders", environment, ORDERS_ROUTES, uses_zorder=True)
+        # GET /orders/search: date x total x status through the engine (lambdas/models/orders/search.py)
+        self.index = ZOrderIndex(
+            self, "ZIndex", shared=shared, table=self.orders, declaration=ORDERS, service="models-orders"
         )
+        self.index.grant_search(self.function)
         # Reads, and the two writes the transaction and the status change make; never a delete.
         for table in (self.orders, self.customers):
             table.grant_read_data(self.function)
@@ -182,6 +187,7 @@ class OrdersModel(Construct):
         suppress_index_wildcard(self.function, [self.orders])
         output(self, constants.OUTPUT_ORDERS_TABLE, self.orders)
         output(self, constants.OUTPUT_CUSTOMERS_TABLE, self.customers)
+        CfnOutput(Stack.of(self), constants.OUTPUT_ORDERS_ZINDEX, value=self.index.declaration.to_json())
 
 
 class BusinessesModel(Construct):

@@ -12,22 +12,16 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
+from common import index_search
 from common.api import create_resolver, json_response
-from places import repository, search
-from places.exceptions import BadQueryError, PlaceNotFoundError
-from places.models import (
-    DEFAULT_LIMIT,
-    ID_PATTERN,
-    MAX_LIMIT,
-    MAX_POPULATION,
-    PlaceIn,
-    PlaceOut,
-    SearchOut,
-)
-from places.query import SearchRequest
-from places.settings import settings
+from places.exceptions import PlaceNotFoundError, PlacesUnavailableError
+from places.models import DEFAULT_LIMIT, ID_PATTERN, MAX_LIMIT, PlaceIn, PlaceOut, SearchOut
+from places.repository import environment_table
+from places.schema import MAX_POPULATION
 
 app = create_resolver()
+index_search.answer_bad_queries(app)
+SCOPE = "places-search"
 
 PlaceId = Annotated[str, Path(pattern=ID_PATTERN, description="Any id of letters, digits and _.:-")]
 LatitudeQ = Annotated[float | None, Query(ge=-90, le=90, allow_inf_nan=False)]
@@ -35,25 +29,21 @@ LongitudeQ = Annotated[float | None, Query(ge=-180, le=180, allow_inf_nan=False)
 PopulationQ = Annotated[int | None, Query(ge=0, le=MAX_POPULATION)]
 
 
-@app.exception_handler(BadQueryError)
-def _bad_query(exc: BadQueryError) -> Response[Any]:
-    message = str(exc).split(": ", 1)[-1]
-    return json_response(
-        HTTPStatus.BAD_REQUEST,
-        {"message": str(exc), "errors": [{"field": exc.field, "in": "query", "message": message}]},
-    )
-
-
 @app.exception_handler(PlaceNotFoundError)
 def _not_found(exc: PlaceNotFoundError) -> Response[Any]:
     return json_response(HTTPStatus.NOT_FOUND, {"message": f"no place with id {exc}"})
+
+
+@app.exception_handler(PlacesUnavailableError)
+def _unavailable(exc: PlacesUnavailableError) -> Response[Any]:
+    return json_response(HTTPStatus.SERVICE_UNAVAILABLE, {"message": str(exc)})
 
 
 def _bounds(low: float | int | None, high: float | int | None) -> tuple[Decimal | None, Decimal | None]:
     return tuple(None if v is None else Decimal(repr(v)) for v in (low, high))  # type: ignore[return-value]
 
 
-@app.get("/places/search", summary="Places inside a box", response_description="Items in Z order")
+@app.get("/places/search", summary="Places inside a box", response_description="Items in index order")
 def search_places(
     latitude_min: LatitudeQ = None,
     latitude_max: LatitudeQ = None,
@@ -63,25 +53,27 @@ def search_places(
     population_max: PopulationQ = None,
     limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = DEFAULT_LIMIT,
     next: Annotated[str | None, Query(max_length=2048, description="Token of the previous page")] = None,
+    explain: Annotated[bool, Query(description="Also return every candidate plan with its estimate")] = False,
 ) -> SearchOut:
     """Bounds are inclusive; any subset may be given. ``longitude_min > longitude_max`` crosses the
-    antimeridian (RFC 7946). Results are exact, in Z order, with what the search read and cost."""
-    bounds = {
-        "latitude": _bounds(latitude_min, latitude_max),
-        "longitude": _bounds(longitude_min, longitude_max),
-        "population": _bounds(population_min, population_max),
-    }
-    request = SearchRequest({k: v for k, v in bounds.items() if v != (None, None)}, frozenset({"longitude"}))
-    return SearchOut.model_validate(search.search(request, limit, next))
+    antimeridian (RFC 7946). Results are exact, with what the search read and cost, the plan the
+    optimizer chose among the table's indexes and its estimate."""
+    request = index_search.query(
+        {
+            "latitude": _bounds(latitude_min, latitude_max),
+            "longitude": _bounds(longitude_min, longitude_max),
+            "population": _bounds(population_min, population_max),
+        }
+    )
+    return SearchOut.model_validate(index_search.search_page(request, SCOPE, limit, next, explain))
 
 
 @app.get("/places/<id>", summary="One place")
 def get_place(id: PlaceId) -> PlaceOut:
-    return PlaceOut.model_validate(search.public(repository.get_place(settings(), id), settings()))
+    return PlaceOut.model_validate(index_search.item(environment_table().get(id)))
 
 
 @app.put("/places/<id>", summary="Create or replace a place")
 def put_place(id: PlaceId, place: Annotated[PlaceIn, Body()]) -> PlaceOut:
-    """Replaces the place's attributes; the index follows within about a second (the stream maintainer)."""
-    stored = repository.put_place(settings(), id, place.attributes())
-    return PlaceOut.model_validate(search.public(stored, settings()))
+    """Replaces the place's attributes; the indexes follow within about a second (the stream maintainer)."""
+    return PlaceOut.model_validate(index_search.item(environment_table().put(id, place.attributes())))

@@ -1,4 +1,7 @@
-"""Errors of the places service, each with a home: the repository translates SDK errors into these."""
+"""Errors of the places service, each with a home: the repository translates SDK errors into these.
+
+Search errors come from the engine (``zindex.BadQueryError``: a 400 naming the field).
+"""
 
 from __future__ import annotations
 
@@ -11,21 +14,5 @@ class PlaceNotFoundError(PlacesError):
     """No place has this id (the API answers 404)."""
 
 
-class StaleImageError(PlacesError):
-    """A conditional write lost to a newer write of the same item; that write's stream record wins."""
-
-
-class UnencodableError(PlacesError):
-    """An item's indexed values cannot be encoded (NaN, wrong type, out of range); it stays unindexed."""
-
-
-class BadQueryError(PlacesError):
-    """A search query that cannot be answered; the message names the field (the API answers 400)."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
-
-
-class StatisticsError(PlacesError):
-    """The planner statistics item is missing or unreadable (search falls back to uniform estimates)."""
+class PlacesUnavailableError(PlacesError):
+    """DynamoDB did not answer (the API answers 503)."""

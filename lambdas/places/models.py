@@ -7,8 +7,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-# What the index's population encoding (UInt(32)) holds: more people than the Earth has.
-MAX_POPULATION = 2**32 - 1
+from places.schema import MAX_POPULATION
+
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"  # ids starting with '_' are reserved (statistics)
 DEFAULT_LIMIT = 100
 # About what one DynamoDB Query page (1 MB) holds of the index: a larger page would not save a Query,
@@ -60,14 +60,35 @@ class PlaceOut(BaseModel):
     country: str | None = None
 
 
+class EstimateOut(BaseModel):
+    items_read: float
+    items_returned: float
+    queries: float
+    consumed_rcu: float
+
+
 class SearchStatsOut(BaseModel):
     items_read: int
     items_returned: int
     queries: int
     consumed_rcu: float
+    index: str | None = Field(None, description="The index the plan reads (null: the table)")
+    plan: str | None = Field(None, description="The plan the optimizer chose")
+    estimate: EstimateOut | None = Field(None, description="The plan's estimate for the whole search")
+    index_lag_seconds: float = Field(0.0, description="How far behind the writes the indexes may be")
+
+
+class PlanRowOut(BaseModel):
+    plan: str
+    kind: str
+    index: str | None
+    cost: float
+    chosen: bool
+    estimate: EstimateOut
 
 
 class SearchOut(BaseModel):
     items: list[PlaceOut]
     next: str | None
     stats: SearchStatsOut
+    plan: list[PlanRowOut] | None = Field(None, description="With explain=true: every candidate plan")

@@ -1,8 +1,10 @@
-"""`tatami zindex`: jobs over the places Z-order index (backfill, analyze), locally or on AWS.
+"""`tatami zindex`: the Z-index engine's jobs and tools, on any indexed table, locally or on AWS.
 
-The backfill is `tatami scan`'s parallel Scan (tatami/scan.py: a thread per segment, checkpoint,
-progress) with the maintainer's step on every page (``places.backfill.index_page``); analyze is
-``places.backfill.analyze``.
+Indexed tables are found in the stack's outputs (each ``<Name>ZIndex`` output holds a table's
+declaration), so a new indexed table needs no change here. ``backfill`` is `tatami scan`'s parallel
+Scan (tatami/scan.py: a thread per segment, checkpoint, progress) with the maintainer's own step on
+every page; ``analyze`` builds the statistics; ``status`` says how far the maintainer is;
+``explain`` and ``advise`` live in tatami/commands/zindex_plans.py, the table lookup in zindex_target.py.
 """
 
 from __future__ import annotations
@@ -17,34 +19,27 @@ from typing import Any
 import click
 from tqdm import tqdm
 
-from infra.constants import OUTPUT_PLACES_ZINDEX
-from places import backfill as jobs
-from places import repository
-from places.settings import IndexSettings
+from tatami.commands.zindex_plans import advise, explain
+from tatami.commands.zindex_target import open_table, table_options
 from tatami.local.state import DEFAULT_WORK_DIR
 from tatami.scan import Checkpoint, ScanSummary, parallel_scan
-from tatami.target import Target, TargetError, resolve_target
-
-LOCAL_HELP = "Act on the running local cloud instead of the deployed stack."
-
-
-def _open(local: bool) -> tuple[Target, IndexSettings]:
-    try:
-        target = resolve_target(local)
-        settings = IndexSettings.from_env(json.loads(target.output(OUTPUT_PLACES_ZINDEX)))
-    except TargetError as exc:
-        raise click.ClickException(str(exc)) from None
-    repository.use_resource(target.resource("dynamodb"))
-    return target, settings
+from zindex.analyze import analyze as analyze_table
+from zindex.analyze import index_page
+from zindex.dynamodb import IndexRepository
+from zindex.status import lag_seconds
 
 
 @click.group("zindex")
 def zindex() -> None:
-    """Maintain the places Z-order index: backfill addresses, refresh the planner statistics."""
+    """Z-order and sorted indexes: backfill, statistics, status, EXPLAIN, index advice."""
 
 
 def run_backfill(
-    client: Any, settings: IndexSettings, segments: int, checkpoint: Checkpoint, page_size: int | None = None
+    client: Any,
+    repository: IndexRepository,
+    segments: int,
+    checkpoint: Checkpoint,
+    page_size: int | None = None,
 ) -> tuple[ScanSummary, Counter[str]]:
     """Index every item with ``tatami.scan`` (one thread per segment); returns the scan summary and
     the outcome counts, including those of the runs this one resumes (kept in the checkpoint)."""
@@ -52,14 +47,13 @@ def run_backfill(
     outcomes = {int(segment): Counter[str](found) for segment, found in checkpoint.progress.items()}
 
     def on_page(segment: int, items: list[dict[str, Any]]) -> None:
-        found = jobs.index_page(settings, items)
+        found = index_page(repository, items)
         with lock:
             outcomes.setdefault(segment, Counter()).update(found)
             checkpoint.stage(segment, dict(outcomes[segment]))
 
-    summary = parallel_scan(
-        client, settings.table, segments, on_page, checkpoint=checkpoint, page_size=page_size
-    )
+    table = repository.table.table
+    summary = parallel_scan(client, table, segments, on_page, checkpoint=checkpoint, page_size=page_size)
     return summary, sum(outcomes.values(), Counter[str]())
 
 
@@ -79,7 +73,7 @@ def _checkpoint(path: Path, table: str, segments: int, resume: bool, restart: bo
 
 
 @zindex.command()
-@click.option("--local", is_flag=True, help=LOCAL_HELP)
+@table_options
 @click.option(
     "--segments", default=4, show_default=True, type=click.IntRange(1, 64), help="Parallel Scan segments."
 )
@@ -90,35 +84,64 @@ def _checkpoint(path: Path, table: str, segments: int, resume: bool, restart: bo
 @click.option(
     "--checkpoint", type=click.Path(path_type=Path), help="Checkpoint file (default under .local/)."
 )
-@click.option("--no-analyze", is_flag=True, help="Do not refresh the planner statistics afterwards.")
+@click.option("--no-analyze", is_flag=True, help="Do not refresh the statistics afterwards.")
 def backfill(
-    local: bool, segments: int, resume: bool, restart: bool, checkpoint: Path | None, no_analyze: bool
+    local: bool,
+    table_name: str,
+    segments: int,
+    resume: bool,
+    restart: bool,
+    checkpoint: Path | None,
+    no_analyze: bool,
 ) -> None:
-    """Index items written before the index existed (or lost by the maintainer): `tatami scan`'s parallel
-    Scan, the maintainer's own conditional write, a checkpoint after every page (Ctrl-C, then --resume).
-    Rerunning a finished backfill is harmless: every item is then "unchanged"."""
-    target, settings = _open(local)
-    path = checkpoint or DEFAULT_WORK_DIR / "zindex" / f"{target.name}-{settings.index}-backfill.json"
-    state = _checkpoint(path, settings.table, segments, resume, restart)
-    summary, outcomes = run_backfill(target.client("dynamodb"), settings, segments, state)
+    """Index items written before the indexes existed (or lost by the maintainer): `tatami scan`'s
+    parallel Scan, the maintainer's own conditional write, a checkpoint after every page (Ctrl-C, then
+    --resume). Rerunning a finished backfill is harmless: every item is then "unchanged"."""
+    target, repository = open_table(local, table_name)
+    path = checkpoint or DEFAULT_WORK_DIR / "zindex" / f"{target.name}-{repository.table.table}-backfill.json"
+    state = _checkpoint(path, repository.table.table, segments, resume, restart)
+    summary, outcomes = run_backfill(target.client("dynamodb"), repository, segments, state)
     detail = ", ".join(f"{name} {count:,}" for name, count in sorted(outcomes.items()))
-    click.echo(f"backfill {settings.index}: {summary.line()}; outcomes: {detail or 'no items'}")
+    click.echo(f"backfill {table_name}: {summary.line()}; outcomes: {detail or 'no items'}")
     if not no_analyze:
-        _analyze(settings)
+        _analyze(table_name, repository)
 
 
 @zindex.command()
-@click.option("--local", is_flag=True, help=LOCAL_HELP)
-def analyze(local: bool) -> None:
-    """Rebuild the planner statistics from the index (keys only; searches read them within 5 minutes)."""
-    _analyze(_open(local)[1])
+@table_options
+def analyze(local: bool, table_name: str) -> None:
+    """Rebuild the statistics the optimizer plans from (a Scan of the table; searches read them within
+    5 minutes)."""
+    _analyze(table_name, open_table(local, table_name)[1])
 
 
-def _analyze(settings: IndexSettings) -> None:
+def _analyze(name: str, repository: IndexRepository) -> None:
     started = time.monotonic()
-    with tqdm(unit="address", desc=f"analyze {settings.index}", disable=None) as bar:
-        found = jobs.analyze(settings, bar.update)
-    click.echo(
-        f"analyze {settings.index}: {found['items']:,} addresses, {found['cells']:,} histogram cells of "
-        f"{found['depth']} bits, {found['bytes']:,} bytes stored, in {time.monotonic() - started:.1f} s"
+    with tqdm(unit="item", desc=f"analyze {name}", disable=None) as bar:
+        found = analyze_table(repository, progress=bar.update)
+    entries = ", ".join(
+        f"{index} {count:,} entries ({found['bytes'][index]:,} bytes)"
+        for index, count in found["entries"].items()
     )
+    click.echo(f"analyze {name}: {found['items']:,} items; {entries}; in {time.monotonic() - started:.1f} s")
+
+
+@zindex.command()
+@table_options
+def status(local: bool, table_name: str) -> None:
+    """How far the maintainer is: entries it has indexed, its last batch, the lag searches report."""
+    _, repository = open_table(local, table_name)
+    found = repository.get_status()
+    if "batch_at" not in found:
+        click.echo(f"{table_name}: the maintainer has not run yet")
+        return
+    ago = time.time() - float(found["batch_at"])
+    click.echo(
+        f"{table_name}: {int(found.get('entries#all', 0)):,} entries indexed; last batch {ago:.0f} s ago "
+        f"({'full: more were waiting' if found.get('batch_full') else 'caught up'}); "
+        f"index lag {lag_seconds(found, time.time()):.1f} s"
+    )
+
+
+zindex.add_command(explain)
+zindex.add_command(advise)

@@ -6,17 +6,18 @@ import json
 from typing import Any
 
 import aws_cdk as cdk
-import pytest
 from aws_cdk import aws_dynamodb as dynamodb
 
 from infra import constants
 from infra.constructs.page_tokens import PageTokenKey
-from infra.constructs.places import INDEX_NAME, PLACES_DOMAIN, PLACES_SCHEMA, PROJECTED
 from infra.constructs.service_api import ServiceApi
 from infra.constructs.service_function import SharedLayers
 from infra.constructs.shared import Shared
 from infra.constructs.zorder_index import ZOrderIndex
+from places.schema import PLACES, PROJECTED
 from tests.support.synthesis import Synthesized
+from zindex import Attribute, IndexedTable, SortedIndex, ZIndex
+from zorder import UInt
 
 
 def _table(synthesized: Synthesized) -> tuple[str, dict[str, Any]]:
@@ -45,20 +46,24 @@ def _actions(synthesized: Synthesized, function: dict[str, Any]) -> dict[str, se
     return out
 
 
-def test_the_sparse_gsi_is_keyed_by_bucket_and_binary_address_with_the_projection_search_needs(
+def test_each_declared_index_is_a_sparse_gsi_with_the_projection_search_needs(
     synthesized: Synthesized,
 ) -> None:
     _, table = _table(synthesized)
     assert table["KeySchema"] == [{"AttributeName": "id", "KeyType": "HASH"}]
-    (gsi,) = table["GlobalSecondaryIndexes"]
-    assert gsi["IndexName"] == INDEX_NAME
-    assert gsi["KeySchema"] == [
+    z, population = table["GlobalSecondaryIndexes"]
+    assert z["IndexName"] == "places-z" and z["KeySchema"] == [
         {"AttributeName": "zbucket", "KeyType": "HASH"},
         {"AttributeName": "zaddr", "KeyType": "RANGE"},
     ]
+    assert z["Projection"] == {"ProjectionType": "INCLUDE", "NonKeyAttributes": list(PROJECTED)}
+    assert population["IndexName"] == "places-population" and population["KeySchema"] == [
+        {"AttributeName": "pshard", "KeyType": "HASH"},
+        {"AttributeName": "population", "KeyType": "RANGE"},
+    ]
+    assert "population" not in population["Projection"]["NonKeyAttributes"]  # the sort key is projected
     types = {a["AttributeName"]: a["AttributeType"] for a in table["AttributeDefinitions"]}
-    assert types == {"id": "S", "zbucket": "S", "zaddr": "B"}
-    assert gsi["Projection"] == {"ProjectionType": "INCLUDE", "NonKeyAttributes": list(PROJECTED)}
+    assert types == {"id": "S", "zbucket": "S", "zaddr": "B", "pshard": "S", "population": "N"}
     assert table["StreamSpecification"] == {"StreamViewType": "NEW_AND_OLD_IMAGES"}
 
 
@@ -78,28 +83,29 @@ def test_the_maintainer_mapping_reports_failures_bisects_retries_bounded_and_kee
     assert 0 < mapping["MaximumRetryAttempts"] <= 10
     assert 0 < mapping["MaximumRecordAgeInSeconds"] <= 24 * 3600  # within the stream's retention
     assert mapping["StartingPosition"] == "TRIM_HORIZON"
-    assert json.loads(mapping["FilterCriteria"]["Filters"][0]["Pattern"]) == {
-        "eventName": ["INSERT", "MODIFY"]
-    }
+    assert "FilterCriteria" not in mapping  # deletions too: they take entries out of the count
     queue_id = synthesized.template["Outputs"][constants.OUTPUT_PLACES_FAILURES]["Value"]["Ref"]
     assert mapping["DestinationConfig"]["OnFailure"]["Destination"] == {"Fn::GetAtt": [queue_id, "Arn"]}
     queue = synthesized.template["Resources"][queue_id]["Properties"]
     assert queue["SqsManagedSseEnabled"] is True and queue["MessageRetentionPeriod"] == 14 * 24 * 3600
 
 
-def test_both_functions_get_the_zorder_layer_and_the_same_schema(synthesized: Synthesized) -> None:
+def test_both_functions_get_the_zorder_layer_and_the_same_declaration(synthesized: Synthesized) -> None:
     functions = _functions(synthesized)
     assert set(functions) == {"PlacesApiFunction", "PlacesZIndexMaintainer"}
+    assert functions["PlacesZIndexMaintainer"][1]["Handler"] == "zindex.lambda_handler.handler"
     (layer_id,) = [k for k in synthesized.resources("AWS::Lambda::LayerVersion") if "Zorder" in k]
-    settings = []
+    specs = []
     for _, props in functions.values():
         assert {"Ref": layer_id} in props["Layers"]
-        env = props["Environment"]["Variables"]
-        settings.append({k: v for k, v in env.items() if k.startswith("ZINDEX_")})
-    assert settings[0] == settings[1]
-    assert settings[0]["ZINDEX_SCHEMA"] == PLACES_SCHEMA.to_json()
-    assert settings[0]["ZINDEX_NAME"] == INDEX_NAME and settings[0]["ZINDEX_BUCKET_BITS"] == "11"
-    assert json.loads(settings[0]["ZINDEX_DOMAIN"]) == {k: list(v) for k, v in PLACES_DOMAIN.items()}
+        specs.append(_declaration(props["Environment"]["Variables"]["ZINDEX_SPEC"]))
+    assert specs[0] == specs[1] == PLACES.named("TABLE")
+
+
+def _declaration(value: Any) -> IndexedTable:
+    """A declaration as the template holds it (the table's name a reference), with that name "TABLE"."""
+    parts = value["Fn::Join"][1] if isinstance(value, dict) else [value]
+    return IndexedTable.from_json("".join(p if isinstance(p, str) else "TABLE" for p in parts))
 
 
 def test_least_privilege(synthesized: Synthesized) -> None:
@@ -116,7 +122,13 @@ def test_least_privilege(synthesized: Synthesized) -> None:
         "dynamodb:GetShardIterator",
     }
     on_table = {a for resource, actions in api.items() if table_id in resource for a in actions}
-    assert on_table == {"dynamodb:Query", "dynamodb:GetItem", "dynamodb:UpdateItem"}
+    assert on_table == {  # its plans' reads, the statistics, PUT /places/{id}
+        "dynamodb:Query",
+        "dynamodb:Scan",
+        "dynamodb:GetItem",
+        "dynamodb:BatchGetItem",
+        "dynamodb:UpdateItem",
+    }
     for actions in (*maintainer.values(), *api.values()):
         assert not any(a == "*" or a.endswith(":*") for a in actions)
 
@@ -136,9 +148,8 @@ def test_routes_and_outputs(synthesized: Synthesized) -> None:
         if api_id in json.dumps(m["Properties"]["Integration"]["Uri"])
     }
     assert routes == {("GET", "/places/search"), ("GET", "/places/{id}"), ("PUT", "/places/{id}")}
-    parts = synthesized.template["Outputs"][constants.OUTPUT_PLACES_ZINDEX]["Value"]["Fn::Join"][1]
-    settings = json.loads("".join(p if isinstance(p, str) else "TABLE" for p in parts))  # what the CLI reads
-    assert settings["ZINDEX_SCHEMA"] == PLACES_SCHEMA.to_json() and settings["ZINDEX_TABLE"] == "TABLE"
+    output = synthesized.template["Outputs"][constants.OUTPUT_PLACES_ZINDEX]["Value"]
+    assert _declaration(output) == PLACES.named("TABLE")  # what the CLI reads
 
 
 def _stack() -> tuple[cdk.Stack, Shared]:
@@ -148,18 +159,27 @@ def _stack() -> tuple[cdk.Stack, Shared]:
     return stack, shared
 
 
-def test_the_construct_turns_the_stream_on_and_checks_its_bucket_bits() -> None:
+def test_the_construct_indexes_any_table_with_the_engines_own_maintainer() -> None:
     stack, shared = _stack()
     table = shared.data_table(
         stack, "Things", partition_key=dynamodb.Attribute(name="id", type=dynamodb.AttributeType.STRING)
     )
-    props = dict(shared=shared, table=table, schema=PLACES_SCHEMA, index_name="things-z", service="places")
-    ZOrderIndex(
-        stack, "Index", bucket_bits=4, maintainer_handler="places.maintainer_handler.handler", **props
+    declaration = IndexedTable(
+        "",
+        ("id",),
+        (Attribute("size", UInt(16)), Attribute("weight", UInt(16))),
+        (ZIndex("things-z", ("size", "weight"), 4), SortedIndex("things-by-weight", "weight", 2)),
     )
+    ZOrderIndex(stack, "Index", shared=shared, table=table, declaration=declaration, service="things")
     template = cdk.assertions.Template.from_stack(stack)
     template.has_resource_properties(
-        "AWS::DynamoDB::GlobalTable", {"StreamSpecification": {"StreamViewType": "NEW_AND_OLD_IMAGES"}}
+        "AWS::DynamoDB::GlobalTable",
+        {
+            "StreamSpecification": {"StreamViewType": "NEW_AND_OLD_IMAGES"},
+            "GlobalSecondaryIndexes": [
+                cdk.assertions.Match.object_like({"IndexName": "things-z"}),
+                cdk.assertions.Match.object_like({"IndexName": "things-by-weight"}),
+            ],
+        },
     )
-    with pytest.raises(ValueError, match="bucket_bits"):
-        ZOrderIndex(stack, "Bad", bucket_bits=17, maintainer_handler="x.y", **props)
+    template.has_resource_properties("AWS::Lambda::Function", {"Handler": "zindex.lambda_handler.handler"})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from decimal import Decimal
 from functools import cache
 from http import HTTPStatus
 from typing import Annotated, Any, Literal
@@ -11,6 +12,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
+from common import index_search
 from common.api import create_resolver, json_response
 from models.listing import Limit, NextToken, bounds, just_before
 from models.orders import service
@@ -24,8 +26,10 @@ from models.orders.models import (
     StatusOrdersQuery,
 )
 from models.orders.repository import OrdersRepository, OrdersTables
+from models.orders.search import SCOPE
 
 app = create_resolver()
+index_search.answer_bad_queries(app)
 
 Id = Annotated[str, Path(pattern=ID_PATTERN, description="Letters, digits, '_', '.', '-' (1..36)")]
 When = Annotated[datetime | None, Query(description="An instant (ISO 8601; UTC if no offset)")]
@@ -45,6 +49,31 @@ def _not_found(exc: LookupError) -> Response[Any]:
 @app.exception_handler(OrderExistsError)
 def _exists(exc: OrderExistsError) -> Response[Any]:
     return json_response(HTTPStatus.CONFLICT, {"message": str(exc)})
+
+
+@app.get("/orders/search", summary="Orders by date, total and status at once (the Z-order index, by cost)")
+def search_orders(
+    from_: From = None,
+    to: When = None,
+    total_min: Annotated[Decimal | None, Query(ge=0, le=Decimal("1e9"), description="Smallest total")] = None,
+    total_max: Annotated[Decimal | None, Query(ge=0, le=Decimal("1e9"), description="Largest total")] = None,
+    status: Annotated[Status | None, Query(description="Only orders in this status")] = None,
+    limit: Annotated[int, Query(ge=1, le=1000, description="Items per page (1..1000)")] = 100,
+    next_: NextToken = None,
+    explain: Annotated[bool, Query(description="Also return every candidate plan with its estimate")] = False,
+) -> dict[str, Any]:
+    """Bounds are inclusive, any subset may be given; results are exact, with what the search read and
+    cost and the plan chosen. ``total_min > total_max`` is a 400 naming ``total_min``."""
+    if total_min is not None and total_max is not None and total_min > total_max:
+        raise BadRequestError(f"total_min: {total_min} is greater than total_max {total_max}")
+    request = index_search.query(
+        {
+            "OrderDate": bounds(from_, to),
+            "Total": (total_min, total_max),
+            "Status": (status.value, status.value) if status else (None, None),
+        }
+    )
+    return index_search.search_page(request, SCOPE, limit, next_, explain)
 
 
 @app.post("/orders", summary="Place an order: the order and the customer's summary in one transaction")

@@ -15,11 +15,13 @@ import boto3
 import pytest
 
 import common.tokens
+from common import index_search
 from infra.constructs import forum_orders_businesses_schema as schema
 from models import listing
 from models.businesses import api as businesses_api
 from models.forum import api as forum_api
 from models.orders import api as orders_api
+from models.orders.search import ORDERS
 from tests.support.lambda_runtime import assert_400_naming, moto_environment, resolve
 
 TABLES = {
@@ -35,6 +37,7 @@ APPS = {"forum": forum_api, "orders": orders_api, "businesses": businesses_api}
 
 def _clear_caches() -> None:
     common.tokens._secret.cache_clear()
+    index_search.searcher.cache_clear()
     listing.default_client.cache_clear()
     for module in APPS.values():
         module.repository.cache_clear()
@@ -43,10 +46,30 @@ def _clear_caches() -> None:
 @pytest.fixture(scope="module", autouse=True)
 def aws() -> Iterator[None]:
     env = {name: name.lower() for name in TABLES} | {"ORDER_STATUS_SHARDS": "10"}
+    env["ZINDEX_SPEC"] = ORDERS.named("orders_table_name").to_json()
     with moto_environment(env):
         client = boto3.client("dynamodb")
         for name, table in TABLES.items():
             client.create_table(**table.create_table_request(name.lower()))
+        client.update_table(  # the orders-z GSI the ZOrderIndex construct adds
+            TableName="orders_table_name",
+            AttributeDefinitions=[
+                {"AttributeName": "zbucket", "AttributeType": "S"},
+                {"AttributeName": "zaddr", "AttributeType": "B"},
+            ],
+            GlobalSecondaryIndexUpdates=[
+                {
+                    "Create": {
+                        "IndexName": "orders-z",
+                        "KeySchema": [
+                            {"AttributeName": "zbucket", "KeyType": "HASH"},
+                            {"AttributeName": "zaddr", "KeyType": "RANGE"},
+                        ],
+                        "Projection": {"ProjectionType": "ALL"},
+                    }
+                }
+            ],
+        )
         secret = boto3.client("secretsmanager").create_secret(Name="page-tokens", SecretString="k" * 64)
         os.environ["PAGE_TOKEN_SECRET_ARN"] = secret["ARN"]
         _clear_caches()
@@ -135,6 +158,12 @@ def test_placing_an_order_validates_the_body(body: Any, field: str) -> None:
         ("GET", "/customers/c-1/orders", {"from": "2024-02-01", "before": "2024-01-01"}, None, "from"),
         ("GET", "/customers/c-1/orders", {"limit": "-5"}, None, "limit"),
         ("GET", "/customers/%20/orders", None, None, "id"),
+        ("GET", "/orders/search", {"total_min": "10", "total_max": "5"}, None, "total_min"),
+        ("GET", "/orders/search", {"total_min": "-1"}, None, "total_min"),
+        ("GET", "/orders/search", {"from": "2024-02-01", "to": "2024-01-01"}, None, "from"),
+        ("GET", "/orders/search", {"status": "LOST"}, None, "status"),
+        ("GET", "/orders/search", {"limit": "1001"}, None, "limit"),
+        ("GET", "/orders/search", {"next": "forged"}, None, "next"),
     ],
 )
 def test_order_routes_refuse_bad_input(
@@ -235,3 +264,33 @@ def test_businesses_write_read_404_and_scoped_tokens() -> None:
         call("businesses", "GET", "/businesses", {"type": "Restaurant", "location": "USA", "next": token}),
         "next",
     )
+
+
+def test_orders_search_finds_by_date_total_and_status_with_its_plan() -> None:
+    from tests.support.zindex import write_indexed
+
+    declaration = ORDERS.named("orders_table_name")
+    orders = [
+        {
+            "OrderId": f"s-{n}",
+            "CustomerId": "carol",
+            "OrderDate": f"2024-03-{n + 1:02d}T10:00:00.000Z",
+            "Status": "DELIVERED" if n % 2 else "PENDING",
+            "Total": n * 10,
+        }
+        for n in range(20)
+    ]
+    write_indexed(boto3.client("dynamodb"), declaration, orders)
+    query = {
+        "from": "2024-03-05",
+        "to": "2024-03-15T23:59:59Z",
+        "status": "DELIVERED",
+        "total_min": "50",
+        "explain": "true",
+    }
+    status, body = call("orders", "GET", "/orders/search", query)
+    assert status == 200, body
+    expected = {f"s-{n}" for n in range(4, 15) if n % 2 and n * 10 >= 50}
+    assert {i["OrderId"] for i in body["items"]} == expected and body["next"] is None
+    assert set(body["items"][0]) == {"OrderId", "CustomerId", "OrderDate", "Status", "Total"}
+    assert body["stats"]["plan"] and [row["chosen"] for row in body["plan"]].count(True) == 1

@@ -14,7 +14,9 @@ import boto3
 import pytest
 from moto import mock_aws
 
-from tests.functional.places.helpers import create_table, random_places, settings_for, write_indexed
+from tests.support.zindex import create_table, places_on, random_places, write_indexed
+from zindex.analyze import analyze
+from zindex.dynamodb import IndexRepository
 
 TABLE = "places"
 
@@ -31,13 +33,12 @@ class FakeContext:
 
 
 def reset() -> None:
-    """Forget what warm functions keep: settings, statistics, clients, the token key."""
-    from common import tokens
-    from places import repository, search, settings
+    """Forget what warm functions keep: the declaration, the searcher, clients, the token key."""
+    from common import index_search, tokens
+    from common.repository import forget_instances
 
-    settings.settings.cache_clear()
-    search._cache.clear()
-    repository._resources.clear()
+    index_search.searcher.cache_clear()
+    forget_instances()
     tokens._secret.cache_clear()
 
 
@@ -52,7 +53,7 @@ def aws() -> Iterator[dict[str, Any]]:
             "POWERTOOLS_SERVICE_NAME": "places",
             "POWERTOOLS_METRICS_NAMESPACE": "Test",
             "POWERTOOLS_TRACE_DISABLED": "true",
-            **settings_for(TABLE).to_env(),
+            "ZINDEX_SPEC": places_on(TABLE).to_json(),
         }
         secret = boto3.client("secretsmanager", region_name="us-east-1").create_secret(
             Name="tokens", SecretString="k" * 64
@@ -65,9 +66,11 @@ def aws() -> Iterator[dict[str, Any]]:
         # Powertools reads the namespace when common.observability is imported, which collection did first.
         patch.setattr(metrics, "namespace", "Test")
         reset()
-        create_table(boto3.client("dynamodb"), TABLE)
+        client = boto3.client("dynamodb")
+        create_table(client, places_on(TABLE))
         places = random_places(random.Random(4), 800)
-        write_indexed(settings_for(TABLE), places)
+        write_indexed(client, places_on(TABLE), places)
+        analyze(IndexRepository(places_on(TABLE), client), segments=1)
         yield {"places": places}
     reset()
 

@@ -84,12 +84,17 @@ def test_search_pages_through_next_tokens_bound_to_their_query(call: Call, aws: 
     seen: list[str] = []
     status, body = call("GET", "/places/search", query=query)
     while True:
-        assert status == 200 and set(body["stats"]) == {
+        assert status == 200 and set(body["stats"]) >= {
             "items_read",
             "items_returned",
             "queries",
             "consumed_rcu",
+            "index",
+            "plan",
+            "estimate",
+            "index_lag_seconds",
         }
+        assert "plan" not in body or body["plan"] is None  # only with explain=true
         assert body["stats"]["items_returned"] == len(body["items"]) <= 25
         assert all("zaddr" not in i and "zbucket" not in i for i in body["items"])
         seen += [i["id"] for i in body["items"]]
@@ -122,3 +127,14 @@ def test_search_across_the_antimeridian(call: Call, aws: dict[str, Any]) -> None
     assert status == 200
     expected = {p["id"] for p in aws["places"] if p["longitude"] >= 170 or p["longitude"] <= -170}
     assert {i["id"] for i in body["items"]} == expected and body["next"] is None
+
+
+def test_explain_returns_every_candidate_plan_beside_the_results(call: Call, aws: dict[str, Any]) -> None:
+    query = {"population_min": "2000000", "explain": "true", "limit": "1000"}
+    status, body = call("GET", "/places/search", query=query)
+    assert status == 200, body
+    chosen = [row for row in body["plan"] if row["chosen"]]
+    assert len(chosen) == 1 and chosen[0]["plan"] == body["stats"]["plan"]
+    assert {row["kind"] for row in body["plan"]} >= {"z-ranges", "z-between", "z-walk", "sorted", "scan"}
+    expected = {p["id"] for p in aws["places"] if p["population"] >= 2000000}
+    assert {i["id"] for i in body["items"]} == expected

@@ -1,0 +1,227 @@
+"""Every DynamoDB call of the engine, on the low-level client: index Queries and Scans, the maintainer's
+conditional write-back, the statistics and status items.
+
+Needs boto3 (the Lambda runtime provides it); the rest of the engine does not. The client is created
+on first use and reused across warm invocations, or injected (the CLI's target, a test's endpoint).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import boto3
+from botocore.config import Config
+from botocore.exceptions import ClientError
+
+from zindex.dynamojson import to_item, to_wire, to_wire_item
+from zindex.errors import StaleImageError
+from zindex.query import Filter
+from zindex.spec import IndexedTable, SortedIndex, ZIndex
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
+
+__all__ = ["IndexRepository", "Page"]
+
+STATISTICS_ATTRIBUTE = "statistics"
+CONDITION_FAILED = "ConditionalCheckFailedException"
+# Searches and the maintainer run many calls at once: a pooled connection for each thread, and
+# adaptive retries to absorb throttling.
+CLIENT_CONFIG = Config(max_pool_connections=64, retries={"mode": "adaptive", "max_attempts": 8})
+
+
+@dataclass
+class Page:
+    """One Query or Scan response: the items that passed the filter and what the call cost."""
+
+    items: list[dict[str, Any]]
+    scanned: int
+    consumed_rcu: float
+    last_key: dict[str, Any] | None  # LastEvaluatedKey, as Python values
+
+
+class IndexRepository:
+    """The DynamoDB side of one indexed table."""
+
+    def __init__(self, table: IndexedTable, client: DynamoDBClient | None = None) -> None:
+        self.table, self._client = table, client
+
+    @property
+    def client(self) -> DynamoDBClient:
+        if self._client is None:
+            self._client = boto3.client("dynamodb", config=CLIENT_CONFIG)
+        return self._client
+
+    def _read(
+        self,
+        operation: str,
+        request: dict[str, Any],
+        search: Filter | None,
+        limit: int | None,
+        start: Mapping[str, Any] | None,
+    ) -> Page:
+        request = {"TableName": self.table.table, "ReturnConsumedCapacity": "TOTAL", **request}
+        names, values = dict(request.pop("names", {})), dict(request.pop("values", {}))
+        if search is not None:
+            request["FilterExpression"] = search.expression
+            names.update(search.names)
+            values.update(search.values)
+        if names:
+            request["ExpressionAttributeNames"] = names
+        if values:
+            request["ExpressionAttributeValues"] = {k: to_wire(v) for k, v in values.items()}
+        if limit is not None:
+            request["Limit"] = limit
+        if start is not None:
+            request["ExclusiveStartKey"] = to_wire_item(start)
+        response = getattr(self.client, operation)(**request)
+        last = response.get("LastEvaluatedKey")
+        return Page(
+            items=[to_item(i) for i in response.get("Items", [])],
+            scanned=int(response.get("ScannedCount", 0)),
+            consumed_rcu=float(response.get("ConsumedCapacity", {}).get("CapacityUnits", 0.0)),
+            last_key=None if last is None else to_item(last),
+        )
+
+    def query_z(
+        self,
+        index: ZIndex,
+        bucket: str,
+        first: bytes,
+        last: bytes,
+        search: Filter | None,
+        limit: int | None,
+        start: Mapping[str, Any] | None,
+    ) -> Page:
+        """One Query of a Z index: ``bucket`` and addresses ``first..last``."""
+        request = {
+            "IndexName": index.name,
+            "KeyConditionExpression": "#kb = :kb AND #kz BETWEEN :kf AND :kl",
+            "names": {"#kb": index.bucket_attribute, "#kz": index.address_attribute},
+            "values": {":kb": bucket, ":kf": first, ":kl": last},
+        }
+        return self._read("query", request, search, limit, start)
+
+    def query_sorted(
+        self,
+        index: SortedIndex,
+        shard: int,
+        low: Any,
+        high: Any,
+        search: Filter | None,
+        limit: int | None,
+        start: Mapping[str, Any] | None,
+    ) -> Page:
+        """One Query of a sorted index: one shard, ``low <= attribute <= high`` (either side open)."""
+        condition = "#ks = :ks"
+        values: dict[str, Any] = {":ks": index.shard_name(shard)}
+        if low is not None and high is not None:
+            condition += " AND #kv BETWEEN :klo AND :khi"
+            values.update({":klo": low, ":khi": high})
+        elif low is not None:
+            condition, values[":klo"] = condition + " AND #kv >= :klo", low
+        elif high is not None:
+            condition, values[":khi"] = condition + " AND #kv <= :khi", high
+        request = {
+            "IndexName": index.name,
+            "KeyConditionExpression": condition,
+            "names": {"#ks": index.shard_attribute, "#kv": index.attribute},
+            "values": values,
+        }
+        return self._read("query", request, search, limit, start)
+
+    def scan(
+        self,
+        index: str | None,
+        segment: int,
+        segments: int,
+        search: Filter | None,
+        limit: int | None,
+        start: Mapping[str, Any] | None,
+    ) -> Page:
+        """One page of one segment of a parallel Scan of the table (``index`` None) or of a GSI."""
+        request: dict[str, Any] = {"Segment": segment, "TotalSegments": segments}
+        if index is not None:
+            request["IndexName"] = index
+        return self._read("scan", request, search, limit, start)
+
+    def write_index_keys(
+        self, key: Mapping[str, Any], keys: Mapping[str, Any] | None, image: Mapping[str, Any]
+    ) -> None:
+        """Set the index keys (``keys``; None removes them) unless a newer write changed the attributes.
+
+        The condition: the item exists and every declared attribute still holds the image's value (or is
+        still absent). Raises StaleImageError when it does not: that newer write brings its own record.
+        """
+        names = {f"#k{i}": n for i, n in enumerate(self.table.key)}
+        values: dict[str, Any] = {}
+        parts = ["attribute_exists(#k0)"]
+        for i, attribute in enumerate(self.table.attributes):
+            names[f"#a{i}"] = attribute.name
+            if image.get(attribute.name) is None:
+                parts.append(f"attribute_not_exists(#a{i})")
+            else:
+                parts.append(f"#a{i} = :a{i}")
+                values[f":a{i}"] = image[attribute.name]
+        written = self.table.written
+        names.update({f"#w{i}": n for i, n in enumerate(written)})
+        if keys is None:
+            update = "REMOVE " + ", ".join(f"#w{i}" for i in range(len(written)))
+        else:
+            update = "SET " + ", ".join(f"#w{i} = :w{i}" for i in range(len(written)))
+            values.update({f":w{i}": keys[n] for i, n in enumerate(written)})
+        request: dict[str, Any] = {
+            "TableName": self.table.table,
+            "Key": to_wire_item(key),
+            "UpdateExpression": update,
+            "ConditionExpression": " AND ".join(parts),
+            "ExpressionAttributeNames": names,
+        }
+        if values:
+            request["ExpressionAttributeValues"] = {k: to_wire(v) for k, v in values.items()}
+        try:
+            self.client.update_item(**request)
+        except ClientError as exc:
+            if exc.response.get("Error", {}).get("Code") == CONDITION_FAILED:
+                raise StaleImageError(str(dict(key))) from exc
+            raise
+
+    def get_statistics(self) -> dict[str, bytes]:
+        """Each index's statistics bytes (indexes without statistics are left out)."""
+        keys = [to_wire_item(self.table.reserved_key(i.name)) for i in self.table.indexes]
+        response = self.client.batch_get_item(RequestItems={self.table.table: {"Keys": keys}})
+        found = {}
+        for raw in response.get("Responses", {}).get(self.table.table, []):
+            item = to_item(raw)
+            name = str(item[self.table.key[0]]).split("#", 1)[1]
+            found[name] = bytes(item[STATISTICS_ATTRIBUTE])
+        return found
+
+    def put_statistics(self, index: str, data: bytes) -> None:
+        item = {**self.table.reserved_key(index), STATISTICS_ATTRIBUTE: data}
+        self.client.put_item(TableName=self.table.table, Item=to_wire_item(item))
+
+    def get_status(self) -> dict[str, Any]:
+        response = self.client.get_item(
+            TableName=self.table.table, Key=to_wire_item(self.table.reserved_key("status"))
+        )
+        return to_item(response.get("Item", {}))
+
+    def update_status(self, added: Mapping[str, int], fields: Mapping[str, Any]) -> None:
+        """ADD the per-index entry deltas and SET the maintainer's progress fields, in one write."""
+        names = {f"#n{i}": f"entries#{k}" for i, k in enumerate(added)}
+        names.update({f"#s{i}": k for i, k in enumerate(fields)})
+        values = {f":n{i}": v for i, v in enumerate(added.values())}
+        values.update({f":s{i}": v for i, v in enumerate(fields.values())})
+        update = "SET " + ", ".join(f"#s{i} = :s{i}" for i in range(len(fields)))
+        if added:
+            update += " ADD " + ", ".join(f"#n{i} :n{i}" for i in range(len(added)))
+        self.client.update_item(
+            TableName=self.table.table,
+            Key=to_wire_item(self.table.reserved_key("status")),
+            UpdateExpression=update,
+            ExpressionAttributeNames=names,
+            ExpressionAttributeValues={k: to_wire(v) for k, v in values.items()},
+        )

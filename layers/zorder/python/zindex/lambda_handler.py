@@ -1,0 +1,68 @@
+"""The maintainer's Lambda entry point (DynamoDB stream, partial batch failures): the ZOrderIndex
+construct deploys it as is, so a table gets its indexes maintained without code of its own.
+
+The batch is applied up front (newest image per key, writes in parallel: :func:`zindex.maintainer.maintain`),
+then Powertools' ``BatchProcessor`` reports each record: the failed ones fail (Lambda retries from the
+lowest), the others succeed. One metric per batch counts the keys written; unencodable items are logged
+with their key and reason. Needs the Powertools layer (the construct adds it) besides boto3.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from functools import cache
+from typing import Any
+
+from aws_lambda_powertools import Logger, Metrics
+from aws_lambda_powertools.metrics import MetricUnit
+from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
+from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from zindex.dynamodb import IndexRepository
+from zindex.maintainer import BatchResult, maintain
+from zindex.spec import BATCH_SIZE_ENV, IndexedTable
+from zindex.status import batch_fields
+
+logger = Logger()
+metrics = Metrics()
+processor = BatchProcessor(event_type=EventType.DynamoDBStreams)
+
+
+class RecordFailed(Exception):
+    """This record's write-back failed; Lambda retries it (and the records after it)."""
+
+
+@cache
+def repository() -> IndexRepository:
+    return IndexRepository(IndexedTable.from_env(os.environ))
+
+
+def report(result: BatchResult, records: int) -> None:
+    """Log and count what one batch did, and record the maintainer's progress in the status item."""
+    for key, reason in result.unencodable:
+        logger.warning("unencodable item left out of the indexes", extra={"key": key, "reason": reason})
+    logger.info("index batch", extra={"records": records, **dict(result.outcomes)})
+    metrics.add_metric(name="AddressesWritten", unit=MetricUnit.Count, value=result.outcomes["written"])
+    if result.unencodable:
+        metrics.add_metric(name="UnencodableItems", unit=MetricUnit.Count, value=len(result.unencodable))
+    full = records >= int(os.environ.get(BATCH_SIZE_ENV, "100"))
+    repository().update_status(
+        {"all": result.entries}, batch_fields(result.oldest_record_s, full, time.time())
+    )
+
+
+@logger.inject_lambda_context
+@metrics.log_metrics
+def handler(event: dict[str, Any], context: LambdaContext) -> Any:
+    records = event.get("Records", [])
+    result = maintain(repository(), records)
+    report(result, len(records))
+    failed = set(result.failed)
+
+    def outcome(record: DynamoDBRecord) -> None:
+        if record.dynamodb is not None and record.dynamodb.sequence_number in failed:
+            raise RecordFailed(record.dynamodb.sequence_number)
+
+    return process_partial_response(event=event, record_handler=outcome, processor=processor, context=context)

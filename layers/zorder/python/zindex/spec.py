@@ -1,0 +1,242 @@
+"""What a table declares to be searched: its attributes (types, domains) and its indexes.
+
+One :class:`IndexedTable` is the whole contract between the infrastructure (which creates the GSIs and
+the maintainer), the maintainer (which writes each item's index keys) and search (which plans over the
+indexes): the construct serialises it into the functions' environment (``ZINDEX_SPEC``), so all three
+read one declaration.
+
+Two kinds of index, any number of each (DynamoDB allows 20 GSIs per table):
+
+* :class:`ZIndex`: a sparse GSI whose partition key is a *bucket* (the index name and the address's top
+  ``bucket_bits`` bits: writes spread over buckets) and whose sort key is the binary Z-address of the
+  item's attributes, in the order listed.
+* :class:`SortedIndex`: a sparse GSI sorted by one attribute's native value, its partition key one of
+  ``shards`` values (a stable hash of the item's key), so a range of that attribute is ``shards`` Queries.
+
+An item is in every index or in none: it is indexed when it holds every declared attribute and each
+value encodes; that keeps a search's result independent of the index the optimizer picks.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from zorder import Dimension, Encoding, Schema
+from zorder.encodings import encoding_from_dict, encoding_to_dict
+
+__all__ = ["BATCH_SIZE_ENV", "ENV", "Attribute", "Index", "IndexedTable", "SortedIndex", "ZIndex"]
+
+ENV = "ZINDEX_SPEC"  # the environment variable holding IndexedTable.to_json()
+BATCH_SIZE_ENV = "ZINDEX_BATCH_SIZE"  # the maintainer's batch size: a full batch means a backlog
+FORMAT = "zindex.table/1"
+RESERVED_PREFIX = "__zindex__#"  # key values of the engine's own items (statistics, status)
+
+
+@dataclass(frozen=True, slots=True)
+class Attribute:
+    """A searchable attribute: its item name, its order-preserving encoding and its index domain.
+
+    ``domain`` bounds the values the Z-addresses tell apart: a value beyond it is indexed at the
+    nearest end (the filter still compares the real value). ``wraps``: a query may give ``low > high``,
+    meaning the range crosses the seam (longitude across the antimeridian, RFC 7946).
+
+    >>> from zorder import UInt
+    >>> Attribute("population", UInt(32), domain=(None, 2**20 - 1)).saturate(5_000_000)
+    1048575
+    """
+
+    name: str
+    encoding: Encoding
+    domain: tuple[Any, Any] = (None, None)
+    wraps: bool = False
+
+    def saturate(self, value: Any) -> Any:
+        """``value`` moved into the domain, as a Z-address stores it."""
+        low, high = self.domain
+        if low is not None and value < low:
+            return low
+        if high is not None and value > high:
+            return high
+        return value
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "encoding": encoding_to_dict(self.encoding),
+            "domain": list(self.domain),
+            "wraps": self.wraps,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Attribute:
+        low, high = data.get("domain") or (None, None)
+        return cls(data["name"], encoding_from_dict(data["encoding"]), (low, high), bool(data.get("wraps")))
+
+
+@dataclass(frozen=True, slots=True)
+class ZIndex:
+    """A Z-order GSI over ``attributes`` (most significant first at every bit level)."""
+
+    name: str
+    attributes: tuple[str, ...]
+    bucket_bits: int
+    bucket_attribute: str = "zbucket"
+    address_attribute: str = "zaddr"
+    kind: ClassVar[str] = "z"
+
+    @property
+    def written(self) -> tuple[str, ...]:
+        """The attributes the maintainer writes for this index (its GSI keys)."""
+        return (self.bucket_attribute, self.address_attribute)
+
+
+@dataclass(frozen=True, slots=True)
+class SortedIndex:
+    """A GSI sorted by ``attribute``'s value, partitioned into ``shards`` by a hash of the item key."""
+
+    name: str
+    attribute: str
+    shards: int = 4
+    shard_attribute: str = "zshard"
+    kind: ClassVar[str] = "sorted"
+
+    @property
+    def written(self) -> tuple[str, ...]:
+        return (self.shard_attribute,)
+
+    def shard_of(self, key_text: str) -> int:
+        """A stable shard for an item key (crc32: the same in every process and language).
+
+        >>> SortedIndex("pop", "population", shards=4).shard_of("1850147")
+        0
+        """
+        return zlib.crc32(key_text.encode()) % self.shards
+
+    def shard_name(self, shard: int) -> str:
+        return f"{self.name}#{shard}"
+
+
+Index = ZIndex | SortedIndex
+
+
+@dataclass(frozen=True)
+class IndexedTable:
+    """A table, the attributes its searches bound and the indexes that serve them.
+
+    >>> from zorder import Fixed
+    >>> t = IndexedTable("T", ("id",), (Attribute("x", Fixed(0, 1, 8)),), (ZIndex("t-z", ("x",), 2),))
+    >>> IndexedTable.from_json(t.to_json()) == t, t.schema("t-z").bits
+    (True, 8)
+    """
+
+    table: str
+    key: tuple[str, ...]
+    attributes: tuple[Attribute, ...]
+    indexes: tuple[Index, ...]
+    projection: tuple[str, ...] = ()  # what a search returns besides the key (the GSIs INCLUDE it)
+    _schemas: dict[str, Schema] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        names = [a.name for a in self.attributes]
+        if not names or len(set(names)) != len(names):
+            raise ValueError(f"an indexed table needs attributes with unique names, got {names}")
+        if not self.indexes or len({i.name for i in self.indexes}) != len(self.indexes):
+            raise ValueError("an indexed table needs at least one index, each with its own name")
+        written = [w for i in self.indexes for w in i.written]
+        if len(set(written)) != len(written) or set(written) & {*names, *self.key}:
+            raise ValueError(f"index key attributes {written} must be distinct from each other and the data")
+        for index in self.indexes:
+            used = index.attributes if isinstance(index, ZIndex) else (index.attribute,)
+            unknown = sorted(set(used) - set(names))
+            if unknown:
+                raise ValueError(
+                    f"index {index.name!r} names unknown attributes {unknown}; declared: {names}"
+                )
+            if isinstance(index, ZIndex):
+                self._schemas[index.name] = self._schema_of(index)
+
+    def _schema_of(self, index: ZIndex) -> Schema:
+        schema = Schema(tuple(Dimension(n, self.attribute(n).encoding) for n in index.attributes))
+        if not 0 <= index.bucket_bits <= min(16, schema.bits):
+            raise ValueError(f"{index.name}: bucket_bits must be within 0..{min(16, schema.bits)}")
+        return schema
+
+    def attribute(self, name: str) -> Attribute:
+        return next(a for a in self.attributes if a.name == name)
+
+    def index(self, name: str) -> Index:
+        found = [i for i in self.indexes if i.name == name]
+        if not found:
+            raise KeyError(f"no index {name!r}; this table has {[i.name for i in self.indexes]}")
+        return found[0]
+
+    def schema(self, index: str) -> Schema:
+        """The ``zorder.Schema`` of a Z index."""
+        return self._schemas[index]
+
+    @property
+    def z_indexes(self) -> tuple[ZIndex, ...]:
+        return tuple(i for i in self.indexes if isinstance(i, ZIndex))
+
+    @property
+    def written(self) -> tuple[str, ...]:
+        """Every attribute the maintainer writes (the indexes' keys)."""
+        return tuple(w for i in self.indexes for w in i.written)
+
+    def reserved_key(self, name: str) -> dict[str, str]:
+        """The key of one of the engine's own items in the table (every key attribute is a string)."""
+        return dict.fromkeys(self.key, RESERVED_PREFIX + name)
+
+    def is_reserved(self, item: Mapping[str, Any]) -> bool:
+        value = item.get(self.key[0])
+        return isinstance(value, str) and value.startswith(RESERVED_PREFIX)
+
+    def named(self, table: str) -> IndexedTable:
+        """The same declaration on another physical table (the construct binds the deployed name)."""
+        return IndexedTable(table, self.key, self.attributes, self.indexes, self.projection)
+
+    def to_json(self) -> str:
+        indexes = [
+            {"kind": i.kind, **{k: getattr(i, k) for k in i.__dataclass_fields__}} for i in self.indexes
+        ]
+        return json.dumps(
+            {
+                "format": FORMAT,
+                "table": self.table,
+                "key": list(self.key),
+                "projection": list(self.projection),
+                "attributes": [a.to_dict() for a in self.attributes],
+                "indexes": indexes,
+            },
+            sort_keys=True,
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> IndexedTable:
+        data = json.loads(text)
+        if data.get("format") != FORMAT:
+            raise ValueError(
+                f"not an indexed-table declaration ({data.get('format')!r}, expected {FORMAT!r})"
+            )
+        kinds: dict[str, Any] = {"z": ZIndex, "sorted": SortedIndex}
+        indexes = []
+        for spec in data["indexes"]:
+            fields = {k: tuple(v) if isinstance(v, list) else v for k, v in spec.items() if k != "kind"}
+            indexes.append(kinds[spec["kind"]](**fields))
+        return cls(
+            data["table"],
+            tuple(data["key"]),
+            tuple(Attribute.from_dict(a) for a in data["attributes"]),
+            tuple(indexes),
+            tuple(data.get("projection", ())),
+        )
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> IndexedTable:
+        if not env.get(ENV):
+            raise RuntimeError(f"environment variable {ENV} is not set (the ZOrderIndex construct sets it)")
+        return cls.from_json(env[ENV])

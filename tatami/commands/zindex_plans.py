@@ -1,0 +1,202 @@
+"""`tatami zindex explain` and `tatami zindex advise`: the optimizer's reasoning, shown.
+
+``explain`` prints every candidate plan of one search with its estimate and cost and marks the one
+chosen, as PostgreSQL's EXPLAIN does; ``--analyze`` runs it (every page) and prints what it really
+read, paid and took beside the estimate. ``advise`` reads a workload of typical searches and a sample
+of the table and recommends an index set, with each index's storage and write cost.
+
+A search is written as bounds, ``name=LOW..HIGH`` (either side may be empty; ``name=VALUE`` for one
+value), e.g. ``latitude=35.5..35.9 longitude=139.4..139.9 population=100000..``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any
+
+import click
+
+from tatami.commands.zindex_target import open_table, table_options
+from zindex import Cursor, IndexedTable, SearchQuery
+from zindex.advisor import advise as advise_indexes
+from zindex.dynamodb import IndexRepository
+from zindex.errors import ZIndexError
+from zindex.executor import PageStats
+from zindex.optimizer import describe
+from zindex.search import Searcher
+from zindex.spec import SortedIndex, ZIndex
+
+TEXT_KINDS = ("Text", "Timestamp")
+
+
+def _value(table: IndexedTable, name: str, text: str) -> Any:
+    if not text:
+        return None
+    if type(table.attribute(name).encoding).__name__ in TEXT_KINDS:
+        return text
+    try:
+        return Decimal(text)
+    except InvalidOperation:
+        raise click.BadParameter(f"{name}: {text!r} is not a number") from None
+
+
+def parse_bounds(table: IndexedTable, items: Sequence[str]) -> dict[str, tuple[Any, Any]]:
+    """``name=LOW..HIGH`` items as bounds of the table's attributes (values typed by their encoding)."""
+    names = {a.name for a in table.attributes}
+    bounds: dict[str, tuple[Any, Any]] = {}
+    for item in items:
+        name, _, span = item.partition("=")
+        if name not in names or not span:
+            raise click.BadParameter(f"{item!r}: write NAME=LOW..HIGH with NAME one of {sorted(names)}")
+        low, dots, high = span.partition("..")
+        bounds[name] = (_value(table, name, low), _value(table, name, high if dots else low))
+    return bounds
+
+
+def _query(table: IndexedTable, items: Sequence[str]) -> SearchQuery:
+    try:
+        return SearchQuery(table, parse_bounds(table, items))
+    except ZIndexError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+def _row(mark: str, plan: str, e: dict[str, float], cost: Any) -> str:
+    return (
+        f"{mark} {plan:<58.58} {e['items_read']:>10,.0f} {e['items_returned']:>9,.0f} "
+        f"{e['queries']:>8,.1f} {e['consumed_rcu']:>9,.1f} {cost:>9}"
+    )
+
+
+def _run(
+    searcher: Searcher, query: SearchQuery, limit: int, kind: str | None
+) -> tuple[PageStats, float, int]:
+    """Every page of the chosen (or the ``kind``) plan; returns the totals, the seconds and the pages."""
+    only = (lambda plan: plan.kind == kind) if kind else None
+    total, cursor, pages, started = PageStats(), None, 0, time.perf_counter()
+    while True:
+        page = searcher.search(query, limit, Cursor.from_json(cursor.to_json()) if cursor else None, only)
+        total.add(page.stats)
+        total.items_returned += page.stats.items_returned
+        pages, cursor = pages + 1, page.cursor
+        if cursor is None:
+            return total, time.perf_counter() - started, pages
+
+
+@click.command()
+@table_options
+@click.argument("bounds", nargs=-1, required=True)
+@click.option(
+    "--analyze", "run", is_flag=True, help="Run the plan (every page) and show actual beside estimate."
+)
+@click.option(
+    "--plan", "kind", help="Analyze this candidate instead of the cheapest (e.g. z-between, sorted)."
+)
+@click.option("--limit", default=10_000, show_default=True, type=click.IntRange(1, 10_000), help="Page size.")
+def explain(
+    local: bool, table_name: str, bounds: tuple[str, ...], run: bool, kind: str | None, limit: int
+) -> None:
+    """The optimizer's candidate plans for one search, cheapest first, the chosen one marked with *.
+
+    \b
+    tatami zindex explain --local population=1000000..
+    tatami zindex explain --local --analyze latitude=48..50 longitude=1..4 population=100000..
+    """
+    _, repository = open_table(local, table_name)
+    searcher, query = Searcher(repository), _query(repository.table, bounds)
+    started = time.perf_counter()
+    choice = searcher.plan(query)
+    planned = (time.perf_counter() - started) * 1000
+    click.echo(f"EXPLAIN {table_name}: {' '.join(bounds)}   (planned in {planned:.1f} ms)")
+    click.echo(f"  {'plan':<58} {'est. reads':>10} {'results':>9} {'queries':>8} {'RCU':>9} {'cost':>9}")
+    for plan, cost in choice.ranked:
+        click.echo(
+            _row(
+                "*" if plan is choice.chosen else " ", describe(plan), plan.estimate.as_dict(), f"{cost:,.2f}"
+            )
+        )
+    if searcher.planned_without_statistics:
+        click.echo(f"note: no statistics ({searcher.planned_without_statistics})")
+    if run:
+        chosen = next((p for p, _ in choice.ranked if p.kind == kind), None) if kind else choice.chosen
+        if chosen is None:
+            raise click.BadParameter(f"no candidate of kind {kind!r}", param_hint="--plan")
+        actual, seconds, pages = _run(searcher, query, limit, kind)
+        est = chosen.estimate
+        click.echo(
+            f"ANALYZE {describe(chosen)}: {pages} page(s) of up to {limit:,}, {seconds * 1000:,.0f} ms"
+        )
+        click.echo(f"  items read      {actual.items_read:>12,}   estimated {est.reads:>12,.0f}")
+        click.echo(f"  items returned  {actual.items_returned:>12,}   estimated {est.results:>12,.0f}")
+        click.echo(f"  Queries         {actual.queries:>12,}   estimated {est.queries:>12,.1f}")
+        click.echo(f"  read units      {actual.consumed_rcu:>12,.1f}   estimated {est.rcu:>12,.1f}")
+
+
+def _workload(path: Path, table: IndexedTable) -> list[dict[str, tuple[Any, Any]]]:
+    searches = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.strip() and not line.lstrip().startswith("#"):
+            try:
+                searches.append(parse_bounds(table, line.split()))
+            except click.BadParameter as exc:
+                raise click.ClickException(f"{path}:{number}: {exc.message}") from None
+    if not searches:
+        raise click.ClickException(f"{path} holds no searches (one per line: name=LOW..HIGH ...)")
+    return searches
+
+
+def _sample(repository: IndexRepository, count: int) -> list[dict[str, Any]]:
+    """The first ``count`` items of a Scan (the table's hash order is as good as random)."""
+    items: list[dict[str, Any]] = []
+    start = None
+    while len(items) < count:
+        page = repository.scan(None, 0, 1, None, min(1000, count - len(items)), start)
+        items += [i for i in page.items if not repository.table.is_reserved(i)]
+        if (start := page.last_key) is None:
+            break
+    return items
+
+
+def _describe_index(index: Any) -> str:
+    if isinstance(index, ZIndex):
+        return f"Z over {', '.join(index.attributes)} ({index.bucket_bits} bucket bits)"
+    assert isinstance(index, SortedIndex)
+    return f"sorted by {index.attribute} ({index.shards} shards)"
+
+
+@click.command()
+@table_options
+@click.option(
+    "--workload",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    required=True,
+    help="Typical searches, one per line: name=LOW..HIGH ... (# starts a comment).",
+)
+@click.option(
+    "--sample",
+    default=20_000,
+    show_default=True,
+    type=click.IntRange(100, 1_000_000),
+    help="Items of the table to build the hypothetical statistics from.",
+)
+def advise(local: bool, table_name: str, workload: Path, sample: int) -> None:
+    """Recommend indexes for a workload: each with the workload's cost once it is added, how many
+    searches it serves best, its storage and the write units each item write adds."""
+    _, repository = open_table(local, table_name)
+    searches = _workload(workload, repository.table)
+    items = _sample(repository, sample)
+    searcher = Searcher(repository)
+    analyzed = searcher.statistics().items if searcher.planned_without_statistics is None else 0
+    total = max(len(items), analyzed)
+    found = advise_indexes(repository.table, items, total, searches)
+    click.echo(
+        f"ADVISE {table_name}: {found.searches} searches, sample of {len(items):,} of ~{total:,} items"
+    )
+    click.echo(f"  no index (a Scan per search): workload cost {found.scan_cost:,.1f}")
+    for n, p in enumerate(found.kept, 1):
+        click.echo(
+            f"  {n}. {_describe_index(p.index):<48} cost {p.workload_cost:>10,.1f}  best for {p.best_for:>4} "
+            f"searches  {p.storage_bytes / 1e6:>8,.1f} MB  +{p.write_units} WCU per item write"
+        )
