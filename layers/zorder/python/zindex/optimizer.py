@@ -11,7 +11,7 @@ the cheapest runs. A page cursor pins its plan family (its order), so a search's
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from zindex.keys import bucket_shift
@@ -65,25 +65,33 @@ def _scan(source: str | None, items: float, entry_bytes: float, results: float) 
 
 
 def candidates(query: SearchQuery, stats: Statistics, model: CostModel) -> list[Plan]:
-    """Every access path for ``query``, each with its estimate."""
-    table, plans = query.table, []
+    """Every access path for ``query``, each with its estimate.
+
+    The cheap ones come first (a sorted index's range, Scans); their cheapest cost bounds the Z plans,
+    which then skip refining what cannot win. The expected results come from the first Z index's
+    leaves (the sorted and Scan plans' spans share them out)."""
+    table = query.table
+    cheap = [
+        p for p in (_sorted(query, i, stats, 0.0) for i in table.indexes if isinstance(i, SortedIndex)) if p
+    ]
+    cheap += [_scan(name, own.keys.items, own.entry_bytes, 0.0) for name, own in stats.indexes.items()]
+    cheap.append(_scan(None, stats.items, stats.item_bytes, 0.0))
+    bound = min(model.cost(p.estimate) for p in cheap)
+    plans: list[Plan] = []
     results: float | None = None
     for index in table.z_indexes:
-        planner = ZPlanner(
-            index.name, query.boxes(index.name), stats.indexes[index.name], bucket_shift(table, index), model
-        )
+        boxes, shift = query.boxes(index.name), bucket_shift(table, index)
+        planner = ZPlanner(index.name, boxes, stats.indexes[index.name], shift, model, bound)
         results = planner.results if results is None else results
         plans += planner.candidates()
-    expected = results if results is not None else float(stats.items)
-    for sorted_index in table.indexes:
-        if isinstance(sorted_index, SortedIndex):
-            found = _sorted(query, sorted_index, stats, expected)
-            if found is not None:
-                plans.append(found)
-    for name, own in stats.indexes.items():
-        plans.append(_scan(name, own.keys.items, own.entry_bytes, expected))
-    plans.append(_scan(None, stats.items, stats.item_bytes, expected))
-    return plans
+    return plans + [_with_results(p, results if results is not None else float(stats.items)) for p in cheap]
+
+
+def _with_results(plan: Plan, results: float) -> Plan:
+    """A sorted or Scan plan with the expected results shared out over its spans."""
+    results = min(results, plan.estimate.reads)
+    spans = tuple(replace(s, expected=results / len(plan.spans)) for s in plan.spans)
+    return replace(plan, spans=spans, estimate=replace(plan.estimate, results=results))
 
 
 def choose(

@@ -79,13 +79,19 @@ class Attribute:
 
 @dataclass(frozen=True, slots=True)
 class ZIndex:
-    """A Z-order GSI over ``attributes`` (most significant first at every bit level)."""
+    """A Z-order GSI over ``attributes`` (most significant first at every bit level).
+
+    ``encodings`` gives an attribute another bit budget in this index than its declared encoding
+    (e.g. population as ``UInt(20)`` rather than ``UInt(32)``: zorder aligns every dimension's top bits,
+    so fewer bits move an attribute's bits up among the others').
+    """
 
     name: str
     attributes: tuple[str, ...]
     bucket_bits: int
     bucket_attribute: str = "zbucket"
     address_attribute: str = "zaddr"
+    encodings: tuple[tuple[str, Encoding], ...] = ()
     kind: ClassVar[str] = "z"
 
     @property
@@ -160,7 +166,10 @@ class IndexedTable:
                 self._schemas[index.name] = self._schema_of(index)
 
     def _schema_of(self, index: ZIndex) -> Schema:
-        schema = Schema(tuple(Dimension(n, self.attribute(n).encoding) for n in index.attributes))
+        own = dict(index.encodings)
+        schema = Schema(
+            tuple(Dimension(n, own.get(n) or self.attribute(n).encoding) for n in index.attributes)
+        )
         if not 0 <= index.bucket_bits <= min(16, schema.bits):
             raise ValueError(f"{index.name}: bucket_bits must be within 0..{min(16, schema.bits)}")
         return schema
@@ -222,11 +231,7 @@ class IndexedTable:
             raise ValueError(
                 f"not an indexed-table declaration ({data.get('format')!r}, expected {FORMAT!r})"
             )
-        kinds: dict[str, Any] = {"z": ZIndex, "sorted": SortedIndex}
-        indexes = []
-        for spec in data["indexes"]:
-            fields = {k: tuple(v) if isinstance(v, list) else v for k, v in spec.items() if k != "kind"}
-            indexes.append(kinds[spec["kind"]](**fields))
+        indexes = [_index_from_dict(spec) for spec in data["indexes"]]
         return cls(
             data["table"],
             tuple(data["key"]),
@@ -240,3 +245,20 @@ class IndexedTable:
         if not env.get(ENV):
             raise RuntimeError(f"environment variable {ENV} is not set (the ZOrderIndex construct sets it)")
         return cls.from_json(env[ENV])
+
+
+def _index_to_dict(index: Index) -> dict[str, Any]:
+    found: dict[str, Any] = {"kind": index.kind, **{k: getattr(index, k) for k in index.__dataclass_fields__}}
+    if isinstance(index, ZIndex):
+        found["encodings"] = [[name, encoding_to_dict(e)] for name, e in index.encodings]
+    return found
+
+
+def _index_from_dict(data: Mapping[str, Any]) -> Index:
+    fields = {
+        k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k not in ("kind", "encodings")
+    }
+    if data["kind"] == "sorted":
+        return SortedIndex(**fields)
+    encodings = tuple((name, encoding_from_dict(e)) for name, e in data.get("encodings", []))
+    return ZIndex(**fields, encodings=encodings)

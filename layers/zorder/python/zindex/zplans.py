@@ -15,7 +15,7 @@ from __future__ import annotations
 import heapq
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import accumulate, count
 
 from zindex.plan import CostModel, Estimate, Plan, Span, calls
@@ -28,7 +28,8 @@ __all__ = ["ZPlanner"]
 
 MAX_SPLITS = 96  # best-first splits beyond the forced ones: bounds planning time
 MIN_WASTE = 0.5  # a piece expected to hold less waste than this is not worth splitting
-SAMPLE = 24  # sample addresses tested per piece to estimate its share inside the box
+SAMPLE = 16  # sample addresses tested per piece to estimate its share inside the box
+SAMPLE_PRUNED = 6  # ... when the plan cannot win and only needs a coarse estimate
 WALK_LIMIT = 25  # the BIGMIN walk's Limit (Tropf-Herzog's loop, as the naive alternative runs it)
 
 _Piece = tuple[int, int, tuple[int, ...], tuple[int, ...]]  # first, last address; lower, upper keys
@@ -67,23 +68,47 @@ class _Probe:
             for d, (mask, lo, hi) in enumerate(zip(layout.dim_masks, box.lower, box.upper, strict=True))
         )
 
-    def contains(self, address: int) -> bool:
-        return all(lo <= address & mask <= hi for mask, lo, hi in self.tests)
+    def count(self, addresses: Sequence[int], start: int, stop: int, step: int) -> int:
+        """How many of ``addresses[start:stop:step]`` lie in the box (the planner's hot loop)."""
+        found = 0
+        for k in range(start, stop, step):
+            address = addresses[k]
+            for mask, lo, hi in self.tests:
+                if not lo <= address & mask <= hi:
+                    break
+            else:
+                found += 1
+        return found
 
 
 class ZPlanner:
     """Leaves, gaps and the candidate plans of one request on one Z index."""
 
-    def __init__(self, index: str, boxes: Sequence[Box], stats: IndexStats, shift: int, model: CostModel):
+    def __init__(
+        self,
+        index: str,
+        boxes: Sequence[Box],
+        stats: IndexStats,
+        shift: int,
+        model: CostModel,
+        bound: float = float("inf"),
+    ) -> None:
         self.index, self.stats, self.shift, self.model = index, stats, shift, model
         self.layout = boxes[0].layout
         self.points = stats.keys.firsts  # one address per histogram group: a sample of the index
         # a piece is worth splitting when the entries it would skip cost more than one more Query
         per_item = model.read_weight + stats.entry_bytes / 8192
         self.min_waste = max(MIN_WASTE, model.query_weight / per_item / 4)
-        leaves: list[_Leaf] = []
-        for box in boxes:
-            leaves += self._leaves((box.zmin, box.zmax, box.lower, box.upper), _Probe(box))
+        parts = [
+            (part, probe)
+            for box, probe in ((box, _Probe(box)) for box in boxes)
+            for part in self._parts((box.zmin, box.zmax, box.lower, box.upper))
+        ]
+        # Every part is at least one Query of half a read unit: past ``bound`` (the cost of a plan
+        # already found) no cut set can win, so the parts are estimated coarsely and not refined.
+        self.pruned = len(parts) * (model.query_weight + 0.5) >= bound
+        self.sample = SAMPLE_PRUNED if self.pruned else SAMPLE
+        leaves = self._refine(parts, 0 if self.pruned else MAX_SPLITS)
         self.leaves = _union(sorted(leaves, key=lambda leaf: leaf.first), shift)
         self.results = sum(leaf.inside for leaf in self.leaves)
 
@@ -98,31 +123,38 @@ class ZPlanner:
         i, j = bisect_left(self.points, first), bisect_right(self.points, last)
         if i == j:  # fewer entries than a histogram group: no sample to judge by
             return reads / 2
-        step = -(-(j - i) // SAMPLE)
-        tested = range(i, j, step)
-        return reads * sum(probe.contains(self.points[k]) for k in tested) / len(tested)
+        step = -(-(j - i) // self.sample)
+        return reads * probe.count(self.points, i, j, step) / len(range(i, j, step))
 
-    def _leaves(self, root: _Piece, probe: _Probe) -> list[_Leaf]:
-        forced, tie = [root], count()
-        todo: list[tuple[float, int, _Piece, float]] = []
-        done: list[_Leaf] = []
-        while forced:  # a Query reads one bucket: cut every piece that spans two
+    def _parts(self, root: _Piece) -> list[_Piece]:
+        """The box cut wherever a piece spans two buckets (a Query reads one partition)."""
+        forced, parts = [root], []
+        while forced:
             piece = forced.pop()
             if piece[0] >> self.shift != piece[1] >> self.shift:
                 forced.extend(_split(piece, self.layout))
             else:
-                self._push(todo, done, piece, tie, probe)
-        for _ in range(MAX_SPLITS):
+                parts.append(piece)
+        return parts
+
+    def _refine(self, parts: list[tuple[_Piece, _Probe]], splits: int) -> list[_Leaf]:
+        """Split, best first, the pieces where the statistics expect the most entries outside the box."""
+        tie = count()
+        todo: list[tuple[float, int, _Piece, float, _Probe]] = []
+        done: list[_Leaf] = []
+        for part, probe in parts:
+            self._push(todo, done, part, tie, probe)
+        for _ in range(splits):
             if not todo:
                 break
-            _, _, piece, _ = heapq.heappop(todo)
+            _, _, piece, _, probe = heapq.heappop(todo)
             for child in _split(piece, self.layout):
                 self._push(todo, done, child, tie, probe)
-        return done + [_Leaf(p[0], p[1], inside) for _, _, p, inside in todo]
+        return done + [_Leaf(p[0], p[1], inside) for _, _, p, inside, _ in todo]
 
     def _push(
         self,
-        todo: list[tuple[float, int, _Piece, float]],
+        todo: list[tuple[float, int, _Piece, float, _Probe]],
         done: list[_Leaf],
         piece: _Piece,
         tie: count[int],
@@ -132,15 +164,21 @@ class ZPlanner:
         inside = self._inside(piece[0], piece[1], reads, probe)
         waste = reads - inside
         if waste > self.min_waste and piece[0] != piece[1]:
-            heapq.heappush(todo, (-waste, next(tie), piece, inside))
+            heapq.heappush(todo, (-waste, next(tie), piece, inside, probe))
         else:
             done.append(_Leaf(piece[0], piece[1], inside))
 
     def candidates(self) -> list[Plan]:
         """One Query per bucket (``z-between``), the cheapest cut set (``z-ranges``), the BIGMIN walk."""
         forced, optional = self._gaps()
-        cuts = sorted([*forced, *optional[: self._best_cut_count(forced, optional)]])
-        return [self._plan("z-between", forced), self._plan("z-ranges", cuts), self._walk(forced, optional)]
+        best = self._best_cut_count(forced, optional)
+        between = self._plan("z-between", forced)
+        ranges = (
+            replace(between, kind="z-ranges")
+            if not best
+            else self._plan("z-ranges", sorted([*forced, *optional[:best]]))
+        )
+        return [between, ranges, self._walk(between, optional)]
 
     def _gaps(self) -> tuple[list[int], list[int]]:
         """Gap ``g`` lies between leaves ``g`` and ``g + 1``: forced where they are in two buckets (a
@@ -199,17 +237,19 @@ class ZPlanner:
             kind, self.index, tuple(spans), Estimate(reads, self.results, queries, rcu), detail=detail
         )
 
-    def _walk(self, forced: list[int], optional: list[int]) -> Plan:
+    def _walk(self, between: Plan, optional: list[int]) -> Plan:
         """Tropf-Herzog's loop: Queries of ``WALK_LIMIT`` entries from each bucket's first address,
         jumping over every gap that holds entries (reading up to a Query's worth of them first)."""
         leaves, size = self.leaves, self.stats.entry_bytes
         crossed = [self.reads(leaves[g].last + 1, leaves[g + 1].first - 1) for g in optional]
-        reads = self.results + sum(min(g, WALK_LIMIT) for g in crossed)
-        queries = len(forced) + 1 + len(crossed) + reads / WALK_LIMIT
+        # inside a leaf the walk reads what a Query of it would; over a gap, a Query's worth at most
+        reads = sum(self.reads(leaf.first, leaf.last) for leaf in leaves) + sum(
+            min(g, WALK_LIMIT) for g in crossed
+        )
+        queries = len(between.spans) + len(crossed) + reads / WALK_LIMIT
         estimate = Estimate(reads, self.results, queries, queries * read_units(WALK_LIMIT, size))
-        spans = tuple(self._spans(forced))
-        return Plan(
-            "z-walk", self.index, spans, estimate, query_limit=WALK_LIMIT, detail={"limit": WALK_LIMIT}
+        return replace(
+            between, kind="z-walk", estimate=estimate, query_limit=WALK_LIMIT, detail={"limit": WALK_LIMIT}
         )
 
 
