@@ -8,9 +8,20 @@ STACK_NAME = "Tatami"
 # the Python dependency pins (aws-lambda-powertools==3.31.1 is layer version 36), so what the tests
 # run locally is what runs in Lambda. Bump both together.
 LAMBDA_PYTHON = "python3.14"
+POWERTOOLS_VERSION = "3.31.1"  # pyproject.toml pins this; a test checks they agree
 POWERTOOLS_LAYER_ACCOUNT = "017000801446"
 POWERTOOLS_LAYER_NAME = "AWSLambdaPowertoolsPythonV3-python314-arm64"
 POWERTOOLS_LAYER_VERSION = 36
+# Regions where Powertools publishes its arm64 layers (its docs' table): the stack's rule refuses a
+# deployment anywhere else, where the layer ARN would not resolve. The China and GovCloud partitions
+# publish from other accounts with other versions, so cdk.json targets the `aws` partition only.
+POWERTOOLS_LAYER_REGIONS = (
+    "af-south-1", "ap-east-1", "ap-northeast-1", "ap-northeast-2", "ap-northeast-3", "ap-south-1",
+    "ap-south-2", "ap-southeast-1", "ap-southeast-2", "ap-southeast-3", "ap-southeast-4",
+    "ap-southeast-5", "ap-southeast-7", "ca-central-1", "eu-central-1", "eu-central-2", "eu-north-1",
+    "eu-south-1", "eu-south-2", "eu-west-1", "eu-west-2", "eu-west-3", "il-central-1", "me-central-1",
+    "me-south-1", "mx-central-1", "sa-east-1", "us-east-1", "us-east-2", "us-west-1", "us-west-2",
+)  # fmt: skip
 
 API_STAGE = "v1"
 METRICS_NAMESPACE = "Tatami"
