@@ -28,7 +28,7 @@ from pathlib import Path
 REPO = Path(os.environ.get("TATAMI_REPO") or Path(__file__).resolve().parents[1])
 RESULTS = REPO / "bench" / "results" / "local_startup.json"
 SAMPLE_DONE = re.compile(r"\bsamples \| (.+?): (.*)$")
-TIMEOUT_SECONDS = 600
+TIMEOUT_SECONDS = 2400
 
 
 def free_port() -> int:
@@ -62,8 +62,7 @@ def start_once(mode: str, samples: int) -> dict[str, float | int]:
                 ):
                     finished += 1
                     failed += match.group(2).startswith("FAILED")
-                    if match.group(2).startswith("FAILED"):
-                        print(line.rstrip(), file=sys.stderr)
+                    print(f"  {time.monotonic() - started:6.1f} s {line.strip()}", file=sys.stderr, flush=True)
                 if finished == samples:
                     break
         finally:
