@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+from importlib.metadata import version
+
 STACK_NAME = "Tatami"
 
-# Lambda runtime and the public Powertools layer. The layer version is pinned to the release that
-# the Python dependency pins (aws-lambda-powertools==3.31.1 is layer version 36), so what the tests
-# run locally is what runs in Lambda. Bump both together.
+# Lambda runtime and the public Powertools layer. pyproject.toml pins the Powertools release (the
+# one place to bump it); the layer is the version AWS published for that release, so what the tests
+# run locally is what runs in Lambda. Synthesis fails on a release this table does not know.
 LAMBDA_PYTHON = "python3.14"
-POWERTOOLS_VERSION = "3.31.1"  # pyproject.toml pins this; a test checks they agree
 POWERTOOLS_LAYER_ACCOUNT = "017000801446"
 POWERTOOLS_LAYER_NAME = "AWSLambdaPowertoolsPythonV3-python314-arm64"
-POWERTOOLS_LAYER_VERSION = 36
+POWERTOOLS_LAYER_VERSIONS = {"3.31.1": 36}  # release -> layer version (Powertools' docs list them)
+POWERTOOLS_VERSION = version("aws-lambda-powertools")
+if POWERTOOLS_VERSION not in POWERTOOLS_LAYER_VERSIONS:
+    raise RuntimeError(
+        f"aws-lambda-powertools {POWERTOOLS_VERSION} has no layer version in infra/constants.py: add the "
+        "version Powertools published for it (its docs' Lambda layer table) to POWERTOOLS_LAYER_VERSIONS"
+    )
+POWERTOOLS_LAYER_VERSION = POWERTOOLS_LAYER_VERSIONS[POWERTOOLS_VERSION]
 # Regions where Powertools publishes its arm64 layers (its docs' table): the stack's rule refuses a
 # deployment anywhere else, where the layer ARN would not resolve. The China and GovCloud partitions
 # publish from other accounts with other versions, so cdk.json targets the `aws` partition only.

@@ -23,7 +23,8 @@ def handler(event, context):
         return {"imported": False, "error": f"{type(exc).__name__}: {exc}", "env": sorted(os.environ)}
     return {"imported": True, "env": sorted(os.environ)}
 """
-OUTSIDE = "import tatami.scan  # the CLI: installed in the venv, in no asset\n\ndef handler(event, context):\n    return 1\n"
+# The CLI's scan: installed in the project's venv, in no asset (the export function's old mistake).
+OUTSIDE = "import tatami.scan\n\n\ndef handler(event, context):\n    return 1\n"
 
 
 def spec(asset: Path, handler: str, layers: tuple[Path, ...] = ()) -> FunctionSpec:
