@@ -14,13 +14,10 @@ from tests.support.synthesis import Synthesized
 def test_the_layer_is_the_release_pyproject_pins() -> None:
     dependencies = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
     (pin,) = [d for d in dependencies if d.startswith("aws-lambda-powertools")]
-    assert pin.endswith(f"=={constants.POWERTOOLS_VERSION}") and version("aws-lambda-powertools") == (
-        constants.POWERTOOLS_VERSION
-    )
-    assert (
-        constants.POWERTOOLS_LAYER_VERSION
-        == constants.POWERTOOLS_LAYER_VERSIONS[constants.POWERTOOLS_VERSION]
-    )
+    assert pin.endswith(f"=={constants.POWERTOOLS_VERSION}")
+    assert version("aws-lambda-powertools") == constants.POWERTOOLS_VERSION
+    layer = constants.POWERTOOLS_LAYER_VERSIONS[constants.POWERTOOLS_VERSION]
+    assert layer == constants.POWERTOOLS_LAYER_VERSION
 
 
 def test_a_deployment_outside_the_layers_regions_is_refused_before_anything_is_created(
