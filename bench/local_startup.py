@@ -62,7 +62,9 @@ def start_once(mode: str, samples: int) -> dict[str, float | int]:
                 ):
                     finished += 1
                     failed += match.group(2).startswith("FAILED")
-                    print(f"  {time.monotonic() - started:6.1f} s {line.strip()}", file=sys.stderr, flush=True)
+                    print(
+                        f"  {time.monotonic() - started:6.1f} s {line.strip()}", file=sys.stderr, flush=True
+                    )
                 if finished == samples:
                     break
         finally:
