@@ -110,6 +110,9 @@ class _Visitor(ast.NodeVisitor):
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
+        first = node.args[0] if node.args else None
+        if isinstance(first, ast.Constant) and first.value in _SDK_CALLS:
+            self.module.calls.add(_SDK_CALLS[first.value])  # `_call("query", ...)`, `get_paginator(...)`
         if isinstance(func, ast.Attribute):
             if func.attr in _SDK_CALLS:
                 self.module.calls.add(_SDK_CALLS[func.attr])

@@ -55,7 +55,7 @@ def drop_batch_failures(function_prefix: str) -> Callable[[Template], None]:
         ),
         (
             revoke("ReplicationLabFunction", "dynamodb:PutItem"),
-            ("grant    ReplicationLabFunction", "(REPLICA_TABLE) but may call none of PutItem on it"),
+            ("grant    ReplicationLabFunction", "names ReplicationLabReplica"),
         ),
         (
             revoke("ReplicationLabFunction", "dynamodb:GetRecords"),

@@ -68,5 +68,8 @@ def render(reports: list[FunctionReport]) -> str:
         )
         lines += [f"  used     {action:<34} {resource}" for action, resource in sorted(report.used)]
         lines += [f"  REFUSED  {action:<34} {resource}" for action, resource in sorted(report.denied)]
-        lines += [f"  unused   {action:<34} {resource}" for action, resource in report.unused]
+        unused: dict[str, list[str]] = {}
+        for action, resource in report.unused:
+            unused.setdefault(action, []).append(resource)
+        lines += [f"  unused   {action:<34} {', '.join(resources)}" for action, resources in unused.items()]
     return "\n".join(lines)
