@@ -24,8 +24,6 @@ def parallel_scan(
     >>> parallel_scan(client, "Tatami-Places", 4, lambda segment, items: None)  # doctest: +SKIP
     ScanSummary(segments=4, items=25000, ...)
     """
-    if not progress:
-        return _parallel_scan(client, table, segments, on_page, **options)
-    total = client.describe_table(TableName=table)["Table"].get("ItemCount") or None
-    with tqdm(total=total, unit=" items", desc=f"scan {table}", leave=False) as bar:
+    total = client.describe_table(TableName=table)["Table"].get("ItemCount") or None  # also: it exists
+    with tqdm(total=total, unit=" items", desc=f"scan {table}", disable=not progress, leave=False) as bar:
         return _parallel_scan(client, table, segments, on_page, on_items=bar.update, **options)

@@ -76,8 +76,9 @@ class _Visitor(ast.NodeVisitor):
         for child in node.body:
             self.visit(child)
         self.optional -= guarded
-        for child in [*node.handlers, *node.orelse, *node.finalbody]:
-            self.visit(child)
+        rest: list[ast.AST] = [*node.handlers, *node.orelse, *node.finalbody]
+        for other in rest:
+            self.visit(other)
 
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:

@@ -15,7 +15,7 @@ where each statement has ``effect``, ``actions``/``not_actions`` (lower case), `
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -138,7 +138,7 @@ def _number(value: str) -> float:
     return float(value)
 
 
-_OPERATORS = {
+_OPERATORS: dict[str, Callable[[str, str], bool]] = {
     "StringEquals": lambda v, p: v == p,
     "StringNotEquals": lambda v, p: v == p,
     "StringEqualsIgnoreCase": lambda v, p: v.lower() == p.lower(),

@@ -78,7 +78,8 @@ def _client_error(code: str, message: str, operation: str) -> Exception:
     from botocore.exceptions import ClientError
 
     response: Any = {"Error": {"Code": code, "Message": message}, "ResponseMetadata": {"HTTPStatusCode": 403}}
-    return ClientError(response, operation)
+    error: Exception = ClientError(response, operation)
+    return error
 
 
 def install(config: Mapping[str, Any]) -> Guard | None:

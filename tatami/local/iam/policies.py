@@ -33,7 +33,8 @@ def compile_policies(stack: Stack, resolver: Resolver, function_id: str) -> dict
     role_id = target_id(props.get("Role"), "Arn")
     if role_id is None:
         raise ValueError(f"function {function_id}: its Role is not a role of the app")
-    identity, unknown = [], []
+    identity: list[dict[str, Any]] = []
+    unknown: list[str] = []
     for statement in _identity_statements(stack, role_id, unknown):
         identity.append(_normalized(statement, resolver, resource_policy=False))
     return {
