@@ -90,9 +90,9 @@ class _Arns:
         )
 
     def queue(self, url_or_name: str) -> str:
-        parts = url_or_name.rstrip("/").split("/")
-        account = parts[-2] if len(parts) > 1 and parts[-2].isdigit() else self.account
-        return f"arn:aws:sqs:{self.region}:{account}:{parts[-1]}"
+        # The name ends the URL. The account is the local cloud's: moto writes its own default
+        # account into queue URLs, while the template's ARNs resolve to the local cloud's.
+        return f"arn:aws:sqs:{self.region}:{self.account}:{url_or_name.rstrip('/').rsplit('/', 1)[-1]}"
 
     def secret(self, secret_id: str) -> str:
         if secret_id.startswith("arn:"):

@@ -143,7 +143,7 @@ def test_s3_operations_map_to_their_permissions() -> None:
 
 
 def test_sqs_batches_need_the_single_action_on_the_queue_of_the_url() -> None:
-    url = "http://127.0.0.1:5005/000000000000/Tatami-Failures"
+    url = "http://127.0.0.1:5005/123456789012/Tatami-Failures"  # moto's account in the URL
     assert requests("sqs", "SendMessageBatch", {"QueueUrl": url}) == [
         ("sqs:SendMessage", "arn:aws:sqs:us-east-1:000000000000:Tatami-Failures")
     ]
