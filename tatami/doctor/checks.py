@@ -13,7 +13,6 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 
 from tatami.doctor.code import Module, closure, module_file, parse, source_files
 from tatami.local.assembly import Assembly, FunctionSpec, target_id
@@ -158,7 +157,3 @@ def named_resources(assembly: Assembly, spec: FunctionSpec) -> list[tuple[str, s
 
 def sdk_calls(spec: FunctionSpec) -> set[tuple[str, str]]:
     return {call for module in handler_modules(spec) for call in module.calls}
-
-
-def source_path(spec: FunctionSpec) -> Path:
-    return spec.code_dir
