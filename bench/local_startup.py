@@ -120,9 +120,8 @@ def main() -> None:
     print(f"\n{'mode':>8} {'banner (s)':>11} {'samples (s)':>12} {'CPU (s)':>8} {'CPU / ' + first:>14}")
     for mode, median in medians.items():
         ratio = median["cpu_s"] / medians[first]["cpu_s"]
-        print(
-            f"{mode:>8} {median['banner_s']:11.1f} {median['samples_s']:12.1f} {median['cpu_s']:8.1f} {ratio:14.2f}"
-        )
+        figures = f"{median['banner_s']:11.1f} {median['samples_s']:12.1f} {median['cpu_s']:8.1f}"
+        print(f"{mode:>8} {figures} {ratio:14.2f}")
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps({"runs": runs, "medians": medians}, indent=2))
 
