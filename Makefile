@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 
-.PHONY: install run test lint typecheck unit synth bench lock clean
+.PHONY: install run test lint typecheck check-deploy unit synth bench lock clean
 
 install: $(VENV)/.installed node_modules/.installed
 
@@ -21,7 +21,7 @@ node_modules/.installed: package.json package-lock.json
 run: install  ## start the local cloud with sample data on http://127.0.0.1:3000
 	$(BIN)/tatami local
 
-test: install lint typecheck  ## everything CI runs
+test: install lint typecheck check-deploy  ## everything CI runs
 	$(BIN)/pytest
 
 lint: install
@@ -30,6 +30,9 @@ lint: install
 
 typecheck: install
 	$(BIN)/mypy
+
+check-deploy: install  ## tatami doctor: will it work after `cdk deploy`? (imports, env, grants, cdk-nag, cfn-lint)
+	$(BIN)/tatami doctor --cdk-out cdk.out
 
 unit: install  ## the fast tier: no network, no DynamoDB Local
 	$(BIN)/pytest tests/unit

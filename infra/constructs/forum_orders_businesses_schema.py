@@ -85,7 +85,8 @@ CUSTOMER_STATUS_ORDERS = IndexSchema(
 DEFAULT_STATUS_SHARDS = 10
 MAX_STATUS_SHARDS = 32  # one parallel Query per shard on every read
 STATUS_ORDERS = IndexSchema("StatusOrders", "StatusShard", "OrderDate", include=("CustomerId", "Status"))
-ORDERS = TableSchema("OrderId", indexes=(CUSTOMER_ORDERS, CUSTOMER_STATUS_ORDERS, STATUS_ORDERS), stream=True)
+# No stream: nothing consumes the orders' changes (analytics read point-in-time exports instead).
+ORDERS = TableSchema("OrderId", indexes=(CUSTOMER_ORDERS, CUSTOMER_STATUS_ORDERS, STATUS_ORDERS))
 # The customer's summary (order count, total, last order), updated in the same transaction as the order.
 CUSTOMERS = TableSchema("CustomerId")
 

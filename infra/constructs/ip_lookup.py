@@ -98,7 +98,8 @@ class IpLookup(Construct):
             environment={TABLE_ENV: self.table.table_name, POINTER_TTL_ENV: str(pointer_ttl.to_seconds())},
             description="IP range lookup: one Query per address (GET /ip/{address}, POST /ip/lookups)",
         )
-        self.table.grant_read_data(self.function)
+        # The alias item (GetItem) and the range below an address (Query): nothing else, no streams.
+        self.table.grant(self.function, "dynamodb:GetItem", "dynamodb:Query")
         shared.api.add_routes(self.function, [Route("GET", LOOKUP_PATH), Route("POST", "/ip/lookups")])
         lookup = shared.api.rest_api.root.resource_for_path(LOOKUP_PATH).node.find_child("GET")
         _key_cache_by_address(lookup.node.default_child)

@@ -16,7 +16,7 @@ from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct
 
 from infra import constants
-from infra.constructs.models_workshop_storage import LogArchiver, WorkshopBucket, suppress_object_grants
+from infra.constructs.models_workshop_storage import LogArchiver, WorkshopBucket, grant_objects
 from infra.constructs.service_api import Route
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
@@ -156,8 +156,9 @@ class ModelsWorkshop(Construct):
         )
         bucket = {"DOCUMENTS_BUCKET": self.bucket.bucket_name}
         function = self._function("Documents", table, "DOCUMENTS_TABLE", DOCUMENT_ROUTES, bucket)
-        self.bucket.grant_read_write(function, "documents/*")
-        suppress_object_grants(function, "documents/*")
+        # Bodies are written, read and deleted by key. A delete on the versioned bucket leaves the
+        # body recoverable for 30 days; s3:DeleteObjectVersion (a permanent delete) is not granted.
+        grant_objects(function, self.bucket, "documents/*", "s3:GetObject", "s3:PutObject", "s3:DeleteObject")
         return table
 
     def _lockers(self) -> dynamodb.TableV2:

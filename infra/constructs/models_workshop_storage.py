@@ -11,6 +11,7 @@ from typing import Any
 
 from aws_cdk import Duration
 from aws_cdk import aws_dynamodb as dynamodb
+from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_lambda_event_sources as sources
 from aws_cdk import aws_s3 as s3
@@ -36,20 +37,21 @@ def private_bucket(scope: Construct, construct_id: str, **props: Any) -> s3.Buck
     )
 
 
-def suppress_object_grants(function: lambda_.Function, prefix: str) -> None:
-    """cdk-nag IAM5 for S3 grants that CDK scopes to a key prefix (its action groups end in '*')."""
+def grant_objects(function: lambda_.Function, bucket: s3.IBucket, prefix: str, *actions: str) -> None:
+    """Grant exactly `actions` on the objects under `prefix` (CDK's grant_put/grant_read_write add
+    tagging, object-lock, Abort*, List* and GetBucket* actions the functions never call)."""
+    iam.Grant.add_to_principal(
+        grantee=function, actions=list(actions), resource_arns=[bucket.arn_for_objects(prefix)]
+    )
     escaped = prefix.replace("/", "\\/").replace("*", "\\*")
     NagSuppressions.add_resource_suppressions(
         function,
         [
             NagPackSuppression(
                 id="AwsSolutions-IAM5",
-                reason=f"S3 object grants are scoped to the key prefix {prefix} of the workshop bucket; "
-                "CDK's object action groups (GetObject*, Abort*, ...) are wildcards by design.",
-                applies_to=[
-                    {"regex": "/^Action::s3:.+\\*$/g"},
-                    {"regex": f"/^Resource::<.+\\.Arn>\\/{escaped}$/g"},
-                ],
+                reason=f"Object keys are chosen at run time: the grant covers the key prefix {prefix} "
+                "of the bucket only.",
+                applies_to=[{"regex": f"/^Resource::<.+\\.Arn>\\/{escaped}$/g"}],
             )
         ],
         apply_to_children=True,
@@ -109,8 +111,7 @@ class LogArchiver(Construct):
             timeout=Duration.seconds(60),
             description="Archives device logs deleted by TTL to S3 (gzipped JSON lines)",
         )
-        bucket.grant_put(self.function, f"{ARCHIVE_PREFIX}*")
-        suppress_object_grants(self.function, f"{ARCHIVE_PREFIX}*")
+        grant_objects(self.function, bucket, f"{ARCHIVE_PREFIX}*", "s3:PutObject")
         self.function.add_event_source(
             sources.DynamoEventSource(
                 table,

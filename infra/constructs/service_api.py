@@ -68,8 +68,10 @@ class ServiceApi(Construct):
             "Api",
             description="tatami: DynamoDB patterns behind one REST API",
             endpoint_types=[apigw.EndpointType.REGIONAL],
+            # Execution logs need the account's API Gateway CloudWatch role. It is account-wide (other
+            # APIs of the account log through it), so `cdk destroy` leaves it and the account setting.
             cloud_watch_role=True,
-            cloud_watch_role_removal_policy=RemovalPolicy.DESTROY,
+            cloud_watch_role_removal_policy=RemovalPolicy.RETAIN,
             deploy_options=apigw.StageOptions(
                 stage_name=constants.API_STAGE,
                 throttling_rate_limit=throttle.rate_per_second,

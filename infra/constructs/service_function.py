@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from aws_cdk import Aws, Duration, RemovalPolicy
+from aws_cdk import Aws, CfnRule, CfnRuleAssertion, Duration, Fn, RemovalPolicy, Stack
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
 from cdk_nag import NagPackSuppression, NagSuppressions
@@ -42,6 +42,19 @@ class SharedLayers(Construct):
             "Powertools",
             f"arn:{Aws.PARTITION}:lambda:{Aws.REGION}:{constants.POWERTOOLS_LAYER_ACCOUNT}:layer:"
             f"{constants.POWERTOOLS_LAYER_NAME}:{constants.POWERTOOLS_LAYER_VERSION}",
+        )
+        # The stack is region-agnostic: a rule makes CloudFormation refuse, before creating anything,
+        # a region where the public layer does not exist (the functions would fail to create there).
+        CfnRule(
+            Stack.of(self),
+            "PowertoolsLayerRegion",
+            assertions=[
+                CfnRuleAssertion(
+                    assert_=Fn.condition_contains(list(constants.POWERTOOLS_LAYER_REGIONS), Aws.REGION),
+                    assert_description=f"{constants.POWERTOOLS_LAYER_NAME} is published in "
+                    f"{', '.join(constants.POWERTOOLS_LAYER_REGIONS)} only: deploy to one of these regions",
+                )
+            ],
         )
 
 

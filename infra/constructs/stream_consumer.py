@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from aws_cdk import Duration
+from aws_cdk import Duration, RemovalPolicy
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_lambda_event_sources as sources
@@ -26,6 +26,7 @@ def stream_failure_queue(scope: Construct, construct_id: str, *, consumer: str) 
     queue = sqs.Queue(
         scope,
         construct_id,
+        removal_policy=RemovalPolicy.RETAIN,  # parked records outlive the stack (cdk destroy keeps it)
         enforce_ssl=True,
         encryption=sqs.QueueEncryption.SQS_MANAGED,
         retention_period=Duration.days(14),

@@ -93,6 +93,7 @@ class TatamiStack(Stack):
             service="docs",
             handler="docs.handler.handler",
             packages=["docs", *service_packages],
+            uses_zorder=True,  # it imports every service's routes, places' among them
             description="Serves the merged OpenAPI document of every route",
         )
         self.shared.api.add_routes(docs, [Route("GET", "/openapi.json")])

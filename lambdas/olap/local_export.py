@@ -6,9 +6,9 @@ point-in-time snapshot: writes during the export may or may not be in it (the su
 exportTime is the scan's start). An interrupted export leaves no summary, so readers never see it;
 running it again makes a new, complete one.
 
-Only the local cloud and the CLI's `--local` run this module: it uses the CLI's resumable parallel
-scan (`tatami.scan`), which the repository installs beside the Lambda packages. In AWS the export
-function calls ExportTableToPointInTime instead and never imports it.
+Only the local cloud and the CLI's `--local` run this module (in AWS the export function calls
+ExportTableToPointInTime instead). It stands in for that API, so on the local cloud its DynamoDB
+calls are authorized as the permission the real export needs (`emulate_export`).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import IO, Any
 
+from common.scan import ItemsRead, ScanSummary, parallel_scan
 from olap.layout import (
     FILES,
     STARTED,
@@ -34,7 +35,6 @@ from olap.layout import (
     item_line,
     new_export_id,
 )
-from tatami.scan import ScanSummary, parallel_scan
 
 MAX_ITEMS_PER_FILE = 200_000
 _SPOOL_BYTES = 16 * 1024 * 1024  # a data file stays in memory up to this size, then spills to disk
@@ -117,7 +117,7 @@ def export_table(
     s3_prefix: str,
     *,
     segments: int = 4,
-    progress: bool = False,
+    on_items: ItemsRead | None = None,
 ) -> LocalExport:
     """Export table `table_arn` (DynamoDB Local) to `s3://bucket/s3_prefix/AWSDynamoDB/<id>/`.
 
@@ -125,13 +125,14 @@ def export_table(
     1234
     """
     table_name = table_arn.rsplit("/", 1)[-1]
+    emulate_export(dynamodb)
     started = datetime.now(UTC)
     export_id = new_export_id(started.timestamp())
     folder = export_folder(s3_prefix, export_id)
     s3.put_object(Bucket=bucket, Key=f"{folder}/{STARTED}", Body=b"")
     files = SegmentFiles(s3, bucket, folder)
     try:
-        scan = parallel_scan(dynamodb, table_name, segments, files.add, progress=progress)
+        scan = parallel_scan(dynamodb, table_name, segments, files.add, on_items=on_items)
     finally:
         written = files.close()  # even a failed scan uploads what it wrote; no summary marks it unfinished
     summary = Summary(
@@ -160,3 +161,21 @@ def _write_manifests(s3: Any, bucket: str, folder: str, summary: Summary) -> str
 
 def _json(document: dict[str, Any]) -> bytes:
     return json.dumps(document, separators=(",", ":")).encode()
+
+
+EXPORT_PERMISSION = "dynamodb:ExportTableToPointInTime"
+
+
+def emulate_export(dynamodb: Any) -> None:
+    """Mark `dynamodb`'s calls as the export API's work, for the local cloud's IAM check.
+
+    In AWS the export's reads are DynamoDB's own: the caller needs ExportTableToPointInTime on the
+    table, never Scan. The local cloud's IAM guard reads `local_emulation` from botocore's request
+    context and authorizes such a call as that permission on the table it names (in AWS the key
+    is never read).
+    """
+
+    def mark(context: dict[str, Any], **_: Any) -> None:
+        context["local_emulation"] = EXPORT_PERMISSION
+
+    dynamodb.meta.events.register_first("before-parameter-build.dynamodb", mark, unique_id="tatami-export")

@@ -130,12 +130,12 @@ def run_local(
     *,
     kind: str = "auto",
     segments: int = 4,
-    progress: bool = False,
+    on_items: Callable[[int], None] | None = None,
 ) -> list[Outcome]:
     """Export every table of `settings` from DynamoDB Local into the local S3, each by a parallel scan."""
     if kind == "incremental":
         raise PlanError("DynamoDB Local keeps no point-in-time history: local exports are full exports")
-    from olap.local_export import export_table  # the local cloud only: it uses the CLI's scan
+    from olap.local_export import export_table  # the local cloud and `tatami export --local` only
 
     outcomes = []
     for key, table_arn in settings.tables.items():
@@ -147,7 +147,7 @@ def run_local(
             settings.bucket,
             settings.s3_prefix(key),
             segments=segments,
-            progress=progress,
+            on_items=on_items,
         )
         folder = done.summary_key.rsplit("/", 1)[0]
         outcomes.append(

@@ -13,6 +13,7 @@ import uuid
 from typing import Any
 
 import click
+from tqdm import tqdm
 
 from infra.constants import OUTPUT_OLAP_BUCKET, OUTPUT_OLAP_DATABASE, OUTPUT_OLAP_TABLES
 from olap.exceptions import OlapError
@@ -65,14 +66,15 @@ def export(
         target = resolve_target(local)
         settings = settings_of(target).select(tables)
         if target.is_local:
-            outcomes = run_local(
-                settings,
-                target.client("dynamodb"),
-                target.client("s3"),
-                kind=kind,
-                segments=segments,
-                progress=not no_progress,
-            )
+            with tqdm(unit=" items", desc="export", disable=no_progress, leave=False) as bar:
+                outcomes = run_local(
+                    settings,
+                    target.client("dynamodb"),
+                    target.client("s3"),
+                    kind=kind,
+                    segments=segments,
+                    on_items=bar.update,
+                )
         else:
             outcomes = _export_aws(target, settings, kind, wait)
     except (OlapError, TargetError) as exc:

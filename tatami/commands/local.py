@@ -19,6 +19,8 @@ import click
 from tatami.local import engines
 from tatami.local.cloud import LocalCloud, LocalCloudConfig
 from tatami.local.control import ControlServer
+from tatami.local.iam.guard import ENFORCE, MODES
+from tatami.local.iam.report import least_privilege, render
 from tatami.local.samples import SAMPLES
 from tatami.local.state import DEFAULT_WORK_DIR, AlreadyRunning, RunningState, read_state
 
@@ -45,6 +47,14 @@ WORK_DIR = DEFAULT_WORK_DIR
     help="Keep DynamoDB Local's data in this folder (default: in memory, fresh each start).",
 )
 @click.option("--quiet", is_flag=True, help="Do not echo function and request logs.")
+@click.option(
+    "--iam",
+    "iam_mode",
+    type=click.Choice(MODES),
+    default=ENFORCE,
+    show_default=True,
+    help="IAM of each function from the template: enforce (refuse as AWS would), soft (log only), off.",
+)
 @click.pass_context
 def local(
     ctx: click.Context,
@@ -56,6 +66,7 @@ def local(
     no_samples: bool,
     db_path: Path | None,
     quiet: bool,
+    iam_mode: str,
 ) -> None:
     """Run the app locally: DynamoDB Local + moto, every route on http://127.0.0.1:PORT, every stream.
 
@@ -70,7 +81,7 @@ def local(
         raise click.ClickException(str(exc)) from None
     try:
         if not no_synth:
-            _synthesize(cdk_out)
+            synthesize(cdk_out)
         config = LocalCloudConfig(
             cdk_out=cdk_out,
             api_port=port,
@@ -79,6 +90,7 @@ def local(
             work_dir=WORK_DIR,
             db_path=db_path,
             echo_logs=not quiet,
+            iam_mode=iam_mode,
         )
         _serve(config, running, load_samples=not no_samples)
     except (engines.EngineError, ValueError) as exc:
@@ -87,7 +99,7 @@ def local(
         running.release()
 
 
-def _synthesize(cdk_out: Path) -> None:
+def synthesize(cdk_out: Path) -> None:
     click.echo(f"synthesizing the CDK app into {cdk_out} ...")
     started = time.monotonic()
     result = subprocess.run(
@@ -188,8 +200,17 @@ def fire(rule: str) -> None:
 
 
 @local.command()
-def status() -> None:
+@click.option(
+    "--iam-report", is_flag=True, help="Per function: the actions it used, and those granted but never used."
+)
+def status(iam_report: bool) -> None:
     """Say whether a local cloud runs here, where, and its stack outputs."""
+    if iam_report:
+        try:
+            click.echo(render(least_privilege(WORK_DIR)))
+        except FileNotFoundError as exc:
+            raise click.ClickException(str(exc)) from None
+        return
     click.echo(json.dumps(_running_state(), indent=2))
 
 

@@ -21,10 +21,12 @@ from tatami.local.assembly import Assembly, FunctionSpec, StreamMappingSpec, loa
 from tatami.local.delivery import BatchDelivery, MappingStats
 from tatami.local.environment import function_environment
 from tatami.local.functions import FunctionPool, Invocation
+from tatami.local.iam.guard import ENFORCE, OFF
 from tatami.local.intrinsics import LOCAL_REGION, Resolver, UnresolvableError
 from tatami.local.logbook import LogBook
 from tatami.local.routes import RouteTable, read_routes
 from tatami.local.rules import find_rule, scheduled_event
+from tatami.local.sandbox.workers import Sandbox
 from tatami.local.state import DEFAULT_WORK_DIR
 from tatami.local.streams import StreamPoller
 from tatami.local.ttl import ExpiredItems, TtlRemovals, TtlSweeper, TtlTable
@@ -44,6 +46,7 @@ class LocalCloudConfig:
     max_workers_per_function: int = 8
     poll_interval: float = 0.1
     echo_logs: bool = True
+    iam_mode: str = ENFORCE  # enforce | soft (log what AWS would refuse) | off
 
 
 class LocalCloud:
@@ -175,6 +178,7 @@ class LocalCloud:
         )
 
     def _start_functions(self) -> None:
+        self.sandbox = Sandbox(self.assembly, self.resolver, self.config.work_dir, self.config.iam_mode)
         for logical_id, spec in self.assembly.functions.items():
             self.pools[logical_id] = FunctionPool(
                 spec, self._function_env(spec), self.log.function, self.config.max_workers_per_function
@@ -191,8 +195,8 @@ class LocalCloud:
             declared = {k: str(v) for k, v in self.resolver.resolve(spec.environment).items()}
         except UnresolvableError as exc:
             raise UnresolvableError(f"environment of function {spec.logical_id}: {exc}") from None
-        function_arn = self.resolver.get_att(spec.logical_id, "Arn")
-        return function_environment(spec, declared, function_arn, self.dynamodb_endpoint, self.moto_endpoint)
+        runtime_file = self.sandbox.runtime_file(spec, self.resolver.get_att(spec.logical_id, "Arn"))
+        return function_environment(spec, declared, runtime_file, self.dynamodb_endpoint, self.moto_endpoint)
 
     def _start_api(self) -> None:
         routes = RouteTable(route for stack in self.assembly.stacks for route in read_routes(stack))
@@ -219,10 +223,24 @@ class LocalCloud:
     def _start_pollers(self) -> None:
         streams, sqs = self.client("dynamodbstreams"), self.client("sqs")
         for spec in self.assembly.stream_mappings:
-            if spec.enabled:
+            if spec.enabled and self._may_create(spec):
                 poller = self._poller(spec, streams, sqs)
                 poller.start()
                 self.pollers.append(poller)
+
+    def _may_create(self, spec: StreamMappingSpec) -> bool:
+        """Lambda creates a stream mapping only if the function's role may read the stream and send
+        to the on-failure queue; without that, `cdk deploy` fails, so the mapping does not run here."""
+        if self.config.iam_mode == OFF:
+            return True
+        queue = self.resolver.get_att(spec.on_failure_queue_id, "Arn") if spec.on_failure_queue_id else None
+        refused = self.sandbox.mapping_refusals(
+            spec.function_id, self.tables.stream_arns[spec.table_id], queue
+        )
+        for message in refused:
+            verdict = "not started" if self.config.iam_mode == ENFORCE else "started (IAM soft)"
+            self.log.write("iam", f"mapping {spec.logical_id} {verdict}: AccessDenied for {message}")
+        return not refused or self.config.iam_mode != ENFORCE
 
     def _poller(self, spec: StreamMappingSpec, streams: Any, sqs: Any) -> StreamPoller:
         stats = self.stream_stats.setdefault(spec.logical_id, MappingStats())

@@ -1,14 +1,15 @@
 """The environment of a function's worker: what Lambda sets, the template's variables, local endpoints.
 
-Built from scratch for every function (nothing leaks from the local cloud's own environment but
-PATH and HOME), so each function sees only its own variables, as in Lambda.
+Built from scratch for every function, so each function sees only its own variables, as in Lambda:
+the template's, Lambda's reserved ones, and what the local cloud must add (the SDK's endpoint
+variables, `TATAMI_LOCAL` as SAM sets `AWS_SAM_LOCAL`, tracing off for want of an X-Ray daemon).
+`TATAMI_RUNTIME` names the worker's runtime file and is removed before the handler loads.
 """
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Mapping
+from pathlib import Path
 
 from tatami.local.assembly import FunctionSpec
 from tatami.local.engines import LOCAL_CREDENTIALS
@@ -18,12 +19,11 @@ from tatami.local.intrinsics import LOCAL_REGION
 def function_environment(
     spec: FunctionSpec,
     declared: Mapping[str, str],
-    function_arn: str,
+    runtime_file: Path,
     dynamodb_endpoint: str,
     moto_endpoint: str,
 ) -> dict[str, str]:
     """Lambda's reserved variables win over the template's, which win over the base."""
-    sys_path = [str(spec.code_dir), *(str(folder / "python") for folder in spec.layer_dirs)]
     runtime = {
         "AWS_LAMBDA_FUNCTION_NAME": spec.name,
         "AWS_LAMBDA_FUNCTION_MEMORY_SIZE": str(spec.memory_mb),
@@ -39,16 +39,15 @@ def function_environment(
         "AWS_ENDPOINT_URL_DYNAMODB": dynamodb_endpoint,
         "AWS_ENDPOINT_URL_DYNAMODB_STREAMS": dynamodb_endpoint,
         "LAMBDA_TASK_ROOT": str(spec.code_dir),
+        "LAMBDA_RUNTIME_DIR": str(runtime_file.parent),
         "_HANDLER": spec.handler,
-        "TATAMI_FUNCTION_ARN": function_arn,
-        "TATAMI_SYS_PATH": json.dumps(sys_path),  # the worker puts the asset and its layers first
+        "TATAMI_RUNTIME": str(runtime_file),
         "TATAMI_LOCAL": "1",
     }
     base = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": os.environ.get("HOME", "/tmp"),
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
         "LANG": "C.UTF-8",
-        "TZ": "UTC",
+        "TZ": ":UTC",
         "PYTHONUNBUFFERED": "1",
         "PYTHONDONTWRITEBYTECODE": "1",  # never write __pycache__ into cdk.out's assets
         # X-Ray has no daemon locally; Powertools' tracer would fail to find a segment.

@@ -5,7 +5,9 @@ stdin; replies leave as JSON lines on the original stdout. The handler's own pri
 stderr (stdout is redirected there), which the parent prefixes with the function's name.
 
 This module imports only the standard library before the handler, so the handler's environment
-variables are in place before boto3 or Powertools read them (as in Lambda's init phase).
+variables are in place before boto3 or Powertools read them (as in Lambda's init phase). Before the
+handler is imported, `sandbox.enter` leaves on the import path only what Lambda would (the asset,
+its layers, the runtime's boto3) and installs the IAM guard.
 """
 
 from __future__ import annotations
@@ -18,6 +20,10 @@ import time
 import traceback
 from typing import Any
 
+from tatami.local.sandbox.enter import enter, max_memory_mb
+
+_function_arn = ""  # this function's ARN, from the runtime file (the handler's environment lacks it)
+
 
 class LambdaContext:
     """The attributes and method of Lambda's Python context object."""
@@ -27,7 +33,7 @@ class LambdaContext:
         self.function_name = os.environ["AWS_LAMBDA_FUNCTION_NAME"]
         self.function_version = "$LATEST"
         self.memory_limit_in_mb = os.environ["AWS_LAMBDA_FUNCTION_MEMORY_SIZE"]
-        self.invoked_function_arn = os.environ["TATAMI_FUNCTION_ARN"]
+        self.invoked_function_arn = _function_arn
         self.log_group_name = os.environ["AWS_LAMBDA_LOG_GROUP_NAME"]
         self.log_stream_name = os.environ["AWS_LAMBDA_LOG_STREAM_NAME"]
         self.identity = None
@@ -75,15 +81,27 @@ def _invoke(handler: Any, request: dict[str, Any]) -> str:
 
 def _finish(request_id: str, started: float, reply: str) -> str:
     elapsed_ms = (time.perf_counter() - started) * 1000
+    memory_mb, used_mb = int(os.environ["AWS_LAMBDA_FUNCTION_MEMORY_SIZE"]), max_memory_mb()
     print(f"END RequestId: {request_id}", flush=True)
-    print(f"REPORT RequestId: {request_id}\tDuration: {elapsed_ms:.2f} ms", flush=True)
+    print(
+        f"REPORT RequestId: {request_id}\tDuration: {elapsed_ms:.2f} ms\t"
+        f"Memory Size: {memory_mb} MB\tMax Memory Used: {used_mb} MB",
+        flush=True,
+    )
+    if used_mb > memory_mb:  # reported, not enforced: this process is not Lambda's exact footprint
+        print(
+            f"WARNING RequestId: {request_id} used {used_mb} MB, over the function's {memory_mb} MB: "
+            "in Lambda this invocation would end with Runtime.OutOfMemory",
+            flush=True,
+        )
     return reply
 
 
 def main() -> None:
     replies = os.fdopen(os.dup(1), "w", buffering=1)
     os.dup2(2, 1)
-    sys.path[:0] = json.loads(os.environ.pop("TATAMI_SYS_PATH"))
+    global _function_arn
+    _function_arn = enter()["function_arn"]
     handler, init_error = _load_handler()
     replies.write(json.dumps({"ready": init_error is None}) + "\n")
     for line in sys.stdin:

@@ -158,8 +158,8 @@ def test_s3_grants_stay_inside_their_prefix(synthesized: Synthesized, role: str,
     bucket_arn = {"Fn::GetAtt": [synthesized.logical_id("WorkshopBucketName"), "Arn"]}
     resources = s3_resources(synthesized, role)
     assert resources
-    for resource in resources:  # the bucket itself (List*, GetBucket*) or objects under the prefix
-        assert resource == bucket_arn or resource == {"Fn::Join": ["", [bucket_arn, prefix]]}, resource
+    for resource in resources:  # objects under the prefix only (never List*/GetBucket* on the bucket)
+        assert resource == {"Fn::Join": ["", [bucket_arn, prefix]]}, resource
     others = [
         r for k in ("WorkshopDevicesFunction", "WorkshopCartsFunction") for r in s3_resources(synthesized, k)
     ]

@@ -1,0 +1,159 @@
+"""The deploy checks of `tatami doctor`, each over the cloud assembly, each returning findings.
+
+Functions: every module of the asset and layers imports only what the asset, the layers, the
+Lambda runtime (boto3) or the standard library of the runtime's Python provide; every environment
+variable the handler's code needs is set; every resource it names is granted to it, and every SDK
+call it makes is granted on some resource it names (IAM evaluated as the local cloud does).
+Streams: a mapping's function may read the stream and write the on-failure queue; a handler that
+returns partial batch failures has `ReportBatchItemFailures`; no table streams to nobody.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from functools import cache
+
+from tatami.doctor.code import Module, closure, module_file, parse, source_files
+from tatami.local.assembly import Assembly, FunctionSpec, target_id
+from tatami.local.sandbox.runtime import PUBLIC_LAYERS, RUNTIME_DISTRIBUTIONS, top_level
+from tatami.local.sandbox.runtime import closure as distributions
+
+# Modules Python removed in 3.12 and 3.13: present on this machine's 3.11, absent in Lambda's 3.14.
+REMOVED_BY_3_14 = frozenset(
+    [
+        "asynchat",
+        "asyncore",
+        "distutils",
+        "imp",
+        "smtpd",
+        "aifc",
+        "audioop",
+        "cgi",
+        "cgitb",
+        "chunk",
+        "crypt",
+        "imghdr",
+        "mailcap",
+        "msilib",
+        "nis",
+        "nntplib",
+        "ossaudiodev",
+        "pipes",
+        "sndhdr",
+        "spwd",
+        "sunau",
+        "telnetlib",
+        "uu",
+        "xdrlib",
+        "lib2to3",
+    ]
+)
+_SERVICE_OF_TYPE = {
+    "AWS::DynamoDB::GlobalTable": "dynamodb",
+    "AWS::DynamoDB::Table": "dynamodb",
+    "AWS::SQS::Queue": "sqs",
+    "AWS::S3::Bucket": "s3",
+    "AWS::SecretsManager::Secret": "secretsmanager",
+}
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    check: str
+    subject: str
+    message: str
+
+    def line(self) -> str:
+        return f"{self.check:<8} {self.subject}: {self.message}"
+
+
+@cache
+def _provided(names: tuple[str, ...], extras: tuple[str, ...] = ()) -> frozenset[str]:
+    return frozenset(
+        n.removesuffix(".py") for d in distributions(names, extras).values() for n in top_level(d)
+    )
+
+
+def check_imports(assembly: Assembly) -> list[Finding]:
+    """Every import of every module shipped to a function resolves inside what Lambda gives it."""
+    runtime = _provided(RUNTIME_DISTRIBUTIONS)
+    stdlib = frozenset(sys.stdlib_module_names) - REMOVED_BY_3_14
+    findings = []
+    for function_id, spec in assembly.functions.items():
+        roots = [spec.code_dir, *(folder / "python" for folder in spec.layer_dirs)]
+        provided = runtime | _public_layers(spec)
+        for root in roots:
+            for path in source_files(root):
+                for name, line in parse(path).imports:
+                    top = name.split(".")[0]
+                    if top in stdlib or top in provided or module_file(top, roots) is not None:
+                        continue
+                    where = f"{path.relative_to(root)}:{line}"
+                    why = (
+                        "removed from Python by 3.14"
+                        if top in REMOVED_BY_3_14
+                        else "in neither its asset nor its layers"
+                    )
+                    findings.append(Finding("import", function_id, f"{where} imports {name!r}, {why}"))
+    return findings
+
+
+def _public_layers(spec: FunctionSpec) -> frozenset[str]:
+    names: frozenset[str] = frozenset()
+    for layer in spec.external_layers:
+        for fragment, (distribution, extras) in PUBLIC_LAYERS.items():
+            if fragment in str(layer):
+                names |= _provided((distribution,), extras)
+    return names
+
+
+def handler_modules(spec: FunctionSpec) -> list[Module]:
+    roots = [spec.code_dir, *(folder / "python" for folder in spec.layer_dirs)]
+    return closure(spec.handler.rpartition(".")[0], roots)
+
+
+def check_environment(assembly: Assembly) -> list[Finding]:
+    """Every variable the handler's code reads without a default is set by the template.
+
+    Functions built from one handler module split its routes or entry points among themselves
+    (the counters' read and write functions): a variable one of them sets belongs to its part, so
+    it is not required of the others.
+    """
+    findings = []
+    for function_id, spec in assembly.functions.items():
+        modules = handler_modules(spec)
+        constants = {k: v for m in modules for k, v in m.env_constants.items()}
+        optional = {constants.get(name, name) for m in modules for name in m.env_optional}
+        needed = set(constants.values()) | {name for m in modules for name in m.env_literals}
+        siblings = {
+            variable
+            for other in assembly.functions.values()
+            if other.handler.rpartition(".")[0] == spec.handler.rpartition(".")[0]
+            for variable in other.environment
+        }
+        for variable in sorted(needed - optional - siblings - _LOCAL_ONLY):
+            findings.append(
+                Finding("env", function_id, f"its code reads {variable}, which the template does not set")
+            )
+    return findings
+
+
+# Set by the local cloud only (as SAM sets AWS_SAM_LOCAL): code branches on it for what AWS does not offer.
+_LOCAL_ONLY = frozenset({"TATAMI_LOCAL"})
+
+
+def named_resources(assembly: Assembly, spec: FunctionSpec) -> list[tuple[str, str, str]]:
+    """(variable, logical id, service) of each table, queue, bucket or secret the environment names."""
+    resources = {k: v for stack in assembly.stacks for k, v in stack.template.get("Resources", {}).items()}
+    named = []
+    for variable, value in spec.environment.items():
+        logical_id = target_id(value) or target_id(value, "Arn")
+        service = _SERVICE_OF_TYPE.get(resources.get(logical_id or "", {}).get("Type", ""))
+        if logical_id and service:
+            named.append((variable, logical_id, service))
+    return named
+
+
+def sdk_calls(spec: FunctionSpec) -> set[tuple[str, str]]:
+    return {call for module in handler_modules(spec) for call in module.calls}

@@ -1,0 +1,1 @@
+"""IAM enforced on the local cloud, from the synthesized template's policies (see guard.py)."""
