@@ -23,7 +23,7 @@ from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from infra.constructs.stream_consumer import stream_failure_queue, subscribe_to_stream
 from zindex import ENV, IndexedTable, SortedIndex, ZIndex
-from zindex.spec import BATCH_SIZE_ENV
+from zindex.lambda_handler import BATCH_SIZE_ENV
 
 _GSI_ARNS = NagPackSuppression(
     id="AwsSolutions-IAM5",

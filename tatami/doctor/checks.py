@@ -1,7 +1,7 @@
 """The deploy checks of `tatami doctor`, each over the cloud assembly, each returning findings.
 
-Functions: every module of the asset and layers imports only what the asset, the layers, the
-Lambda runtime (boto3) or the standard library of the runtime's Python provide; every environment
+Functions: every module the handler loads imports only what the asset, the layers, the Lambda
+runtime (boto3) or the standard library of the runtime's Python provide; every environment
 variable the handler's code needs is set; every resource it names is granted to it, and every SDK
 call it makes is granted on some resource it names (IAM evaluated as the local cloud does).
 Streams: a mapping's function may read the stream and write the on-failure queue; a handler that
@@ -14,7 +14,7 @@ import sys
 from dataclasses import dataclass
 from functools import cache
 
-from tatami.doctor.code import Module, closure, module_file, parse, source_files
+from tatami.doctor.code import Module, closure, module_file
 from tatami.local.assembly import Assembly, FunctionSpec, target_id
 from tatami.local.sandbox.runtime import PUBLIC_LAYERS, RUNTIME_DISTRIBUTIONS, top_level
 from tatami.local.sandbox.runtime import closure as distributions
@@ -76,26 +76,28 @@ def _provided(names: tuple[str, ...], extras: tuple[str, ...] = ()) -> frozenset
 
 
 def check_imports(assembly: Assembly) -> list[Finding]:
-    """Every import of every module shipped to a function resolves inside what Lambda gives it."""
+    """Every import of every module a function's handler loads (its import closure: what Lambda runs at
+    init and on invocations) resolves inside what Lambda gives it. Modules the asset ships but the
+    handler never imports cannot fail it (a shared package may serve functions with other layers)."""
     runtime = _provided(RUNTIME_DISTRIBUTIONS)
     stdlib = frozenset(sys.stdlib_module_names) - REMOVED_BY_3_14
     findings = []
     for function_id, spec in assembly.functions.items():
         roots = [spec.code_dir, *(folder / "python" for folder in spec.layer_dirs)]
         provided = runtime | _public_layers(spec)
-        for root in roots:
-            for path in source_files(root):
-                for name, line in parse(path).imports:
-                    top = name.split(".")[0]
-                    if top in stdlib or top in provided or module_file(top, roots) is not None:
-                        continue
-                    where = f"{path.relative_to(root)}:{line}"
-                    why = (
-                        "removed from Python by 3.14"
-                        if top in REMOVED_BY_3_14
-                        else "in neither its asset nor its layers"
-                    )
-                    findings.append(Finding("import", function_id, f"{where} imports {name!r}, {why}"))
+        for module in handler_modules(spec):
+            root = next(r for r in roots if module.path.is_relative_to(r))
+            for name, line in module.imports:
+                top = name.split(".")[0]
+                if top in stdlib or top in provided or module_file(top, roots) is not None:
+                    continue
+                where = f"{module.path.relative_to(root)}:{line}"
+                why = (
+                    "removed from Python by 3.14"
+                    if top in REMOVED_BY_3_14
+                    else "in neither its asset nor its layers"
+                )
+                findings.append(Finding("import", function_id, f"{where} imports {name!r}, {why}"))
     return findings
 
 

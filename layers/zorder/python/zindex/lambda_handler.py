@@ -22,8 +22,12 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from zindex.dynamodb import IndexRepository
 from zindex.maintainer import BatchResult, maintain
-from zindex.spec import BATCH_SIZE_ENV, IndexedTable
+from zindex.spec import IndexedTable
 from zindex.status import batch_fields
+
+BATCH_SIZE_ENV = (
+    "ZINDEX_BATCH_SIZE"  # the mapping's batch size (the construct sets it): a full batch means a backlog
+)
 
 logger = Logger()
 metrics = Metrics()

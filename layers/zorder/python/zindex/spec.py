@@ -28,10 +28,9 @@ from typing import Any, ClassVar
 from zorder import Dimension, Encoding, Schema
 from zorder.encodings import encoding_from_dict, encoding_to_dict
 
-__all__ = ["BATCH_SIZE_ENV", "ENV", "Attribute", "Index", "IndexedTable", "SortedIndex", "ZIndex"]
+__all__ = ["ENV", "Attribute", "Index", "IndexedTable", "SortedIndex", "ZIndex"]
 
 ENV = "ZINDEX_SPEC"  # the environment variable holding IndexedTable.to_json()
-BATCH_SIZE_ENV = "ZINDEX_BATCH_SIZE"  # the maintainer's batch size: a full batch means a backlog
 FORMAT = "zindex.table/1"
 RESERVED_PREFIX = "__zindex__#"  # key values of the engine's own items (statistics, status)
 
