@@ -23,7 +23,7 @@ from tatami.local.environment import function_environment
 from tatami.local.functions import FunctionPool, Invocation
 from tatami.local.intrinsics import LOCAL_REGION, Resolver, UnresolvableError
 from tatami.local.logbook import LogBook
-from tatami.local.routes import RouteTable, read_routes
+from tatami.local.routes import RouteTable, read_gateway_responses, read_routes
 from tatami.local.rules import find_rule, scheduled_event
 from tatami.local.state import DEFAULT_WORK_DIR
 from tatami.local.streams import StreamPoller
@@ -196,12 +196,14 @@ class LocalCloud:
 
     def _start_api(self) -> None:
         routes = RouteTable(route for stack in self.assembly.stacks for route in read_routes(stack))
+        responses = {k: v for stack in self.assembly.stacks for k, v in read_gateway_responses(stack).items()}
         self.api = ApiGateway(
             routes,
             self.invoke,
             lambda line: self.log.write("api", line),
             self.config.api_port,
             self.config.stage,
+            responses,
         )
         self.api.start()
 

@@ -11,7 +11,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
-from common.api import create_resolver, json_response
+from common.api import CREATED, create_resolver, json_response
 from models.listing import Limit, NextToken, bounds, just_before
 from models.orders import service
 from models.orders.exceptions import CustomerNotFoundError, OrderExistsError, OrderNotFoundError
@@ -47,7 +47,11 @@ def _exists(exc: OrderExistsError) -> Response[Any]:
     return json_response(HTTPStatus.CONFLICT, {"message": str(exc)})
 
 
-@app.post("/orders", summary="Place an order: the order and the customer's summary in one transaction")
+@app.post(
+    "/orders",
+    summary="Place an order: the order and the customer's summary in one transaction",
+    responses={**CREATED, 409: {"description": "an order with this OrderId exists"}},
+)
 def place_order(order: Annotated[NewOrder, Body()]) -> Response[Any]:
     return json_response(HTTPStatus.CREATED, service.place_order(repository(), order))
 
