@@ -17,7 +17,9 @@ from tatami.local.api_gateway import MAX_PAYLOAD_BYTES, ApiGateway
 from tatami.local.functions import Invocation
 from tatami.local.routes import GatewayResponse, Route, RouteTable
 
-ROUTES = RouteTable([Route("GET", "/items/{id}", "Fn"), Route("GET", "/items", "Fn", required_query=("kind",))])
+ROUTES = RouteTable(
+    [Route("GET", "/items/{id}", "Fn"), Route("GET", "/items", "Fn", required_query=("kind",))]
+)
 TEMPLATE = '{"message": $context.error.messageString, "errors": [{"field": "parameters", "in": "request", "message": $context.error.messageString}]}'  # noqa: E501 - as the template has it
 
 
