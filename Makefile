@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 
-.PHONY: install run test lint typecheck unit synth bench lock clean
+.PHONY: install run test lint typecheck unit synth fuzz bench lock clean
 
 install: $(VENV)/.installed node_modules/.installed
 
@@ -36,6 +36,9 @@ unit: install  ## the fast tier: no network, no DynamoDB Local
 
 synth: install
 	$(BIN)/python app.py
+
+fuzz: install  ## schemathesis over every operation, 100 examples each (make test runs 5), on a local cloud of its own
+	FUZZ_EXAMPLES=100 $(BIN)/pytest tests/integration/fuzz -q -s
 
 bench: install  ## every benchmark; each prints its figures and writes bench/results/*.json
 	for bench in bench/*.py; do $(BIN)/python $$bench || exit 1; done

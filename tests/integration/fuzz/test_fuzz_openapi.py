@@ -1,0 +1,67 @@
+"""Property-based fuzzing of every operation of the OpenAPI document, on the app's local cloud.
+
+schemathesis (settings and the checks left out, with reasons: `schemathesis.toml`) reads the
+document the API serves, so a new route or parameter is fuzzed without a line here. The checks: no
+5xx, status codes, content types and bodies the document declares. `make test` runs a bounded seeded
+pass (FUZZ_EXAMPLES per operation, 5 by default, plus the coverage phase's boundary cases);
+`make fuzz` a longer one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from tatami.local.cloud import LocalCloud
+
+REPO = Path(__file__).resolve().parents[3]
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "5"))
+# Failures found in a service another issue is rewriting, reported to it; delete an entry with its fix.
+KNOWN: dict[tuple[str, str], str] = {
+    ("ST101", "PUT /places/{id}"): "issue 17: a latitude under 1E-130 in magnitude (e.g. 2.2250738585e-313) "
+    "reaches boto3's DynamoDB decimal context, which traps Underflow: 502",
+    ("ST103", "PUT /places/{id}"): "the same 502",
+    ("ST101", "GET /places/search"): "issue 17: latitude_min=2e-313, the same Underflow: 502",
+    ("ST103", "GET /places/search"): "the same 502",
+}
+
+
+def test_every_operation_holds_under_fuzzing(app_cloud: LocalCloud, tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    run = subprocess.run(
+        [
+            str(Path(sys.executable).with_name("st")),
+            "run",
+            f"{app_cloud.api_url}/openapi.json",
+            f"--max-examples={EXAMPLES}",
+            "--phases=examples,coverage,fuzzing",
+            "--no-color",
+            "--report=json",
+            f"--report-json-path={report}",
+        ],
+        cwd=REPO,  # schemathesis.toml
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
+    summary = json.loads(report.read_text())
+    known, new = _split(summary["failures"])
+    print(f"fuzz: {summary['operations']}, {summary['test_cases']}; known: {known}")
+    assert summary["operations"]["tested"] == summary["operations"]["total"] > 0
+    assert not new, f"{new}\n{run.stdout[-12000:]}"
+
+
+def _split(failures: list[dict[str, Any]]) -> tuple[list[str], list[dict[str, Any]]]:
+    """Failures of the KNOWN list (as text) and every other one."""
+    known, new = [], []
+    for failure in failures:
+        keys = [(failure["code"], operation) for operation in failure["operations"]]
+        if all(key in KNOWN for key in keys):
+            known += [f"{code} {operation}: {KNOWN[code, operation]}" for code, operation in keys]
+        else:
+            new.append(failure)
+    return known, new
