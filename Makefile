@@ -37,8 +37,8 @@ unit: install  ## the fast tier: no network, no DynamoDB Local
 synth: install
 	$(BIN)/python app.py
 
-fuzz: install  ## schemathesis over every operation, 100 examples each (make test runs 5), on a local cloud of its own
-	FUZZ_EXAMPLES=100 $(BIN)/pytest tests/integration/fuzz -q -s
+fuzz: install  ## schemathesis over every operation: boundary cases and 100 examples each (make test: 5)
+	FUZZ_EXAMPLES=100 FUZZ_PHASES=examples,coverage,fuzzing $(BIN)/pytest tests/integration/fuzz -q -s
 
 bench: install  ## every benchmark; each prints its figures and writes bench/results/*.json
 	for bench in bench/*.py; do $(BIN)/python $$bench || exit 1; done

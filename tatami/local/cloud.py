@@ -20,6 +20,7 @@ from tatami.local.api_gateway import ApiGateway
 from tatami.local.assembly import Assembly, FunctionSpec, StreamMappingSpec, load_assembly
 from tatami.local.delivery import BatchDelivery, MappingStats
 from tatami.local.environment import function_environment
+from tatami.local.faults import FAULTS_ENV, FaultPlan
 from tatami.local.functions import FunctionPool, Invocation
 from tatami.local.intrinsics import LOCAL_REGION, Resolver, UnresolvableError
 from tatami.local.logbook import LogBook
@@ -44,6 +45,9 @@ class LocalCloudConfig:
     max_workers_per_function: int = 8
     poll_interval: float = 0.1
     echo_logs: bool = True
+    # Injected faults (tatami/local/faults.py) for the workers of each function whose logical id
+    # starts with a key: the reliability tests' throttling, transient errors and crashes.
+    faults: dict[str, FaultPlan] = dataclasses.field(default_factory=dict)
 
 
 class LocalCloud:
@@ -192,7 +196,9 @@ class LocalCloud:
         except UnresolvableError as exc:
             raise UnresolvableError(f"environment of function {spec.logical_id}: {exc}") from None
         function_arn = self.resolver.get_att(spec.logical_id, "Arn")
-        return function_environment(spec, declared, function_arn, self.dynamodb_endpoint, self.moto_endpoint)
+        env = function_environment(spec, declared, function_arn, self.dynamodb_endpoint, self.moto_endpoint)
+        plans = [plan for prefix, plan in self.config.faults.items() if spec.logical_id.startswith(prefix)]
+        return {**env, FAULTS_ENV: plans[0].to_json()} if plans else env
 
     def _start_api(self) -> None:
         routes = RouteTable(route for stack in self.assembly.stacks for route in read_routes(stack))

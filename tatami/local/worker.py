@@ -84,6 +84,8 @@ def main() -> None:
     replies = os.fdopen(os.dup(1), "w", buffering=1)
     os.dup2(2, 1)
     sys.path[:0] = json.loads(os.environ.pop("TATAMI_SYS_PATH"))
+    if os.environ.get("TATAMI_FAULTS"):  # the reliability tests' injected faults (tatami/local/faults.py)
+        importlib.import_module("tatami.local.faults").install_from_environment()
     handler, init_error = _load_handler()
     replies.write(json.dumps({"ready": init_error is None}) + "\n")
     for line in sys.stdin:
