@@ -19,8 +19,9 @@ import click
 from tatami.local import engines
 from tatami.local.cloud import LocalCloud, LocalCloudConfig
 from tatami.local.control import ControlServer
+from tatami.local.lifecycle import describe_stale, ports_free, stop_reporting
 from tatami.local.samples import SAMPLES
-from tatami.local.state import DEFAULT_WORK_DIR, AlreadyRunning, RunningState, read_state
+from tatami.local.state import DEFAULT_WORK_DIR, AlreadyRunning, RunningState, read_state, stale_state
 
 WORK_DIR = DEFAULT_WORK_DIR
 
@@ -69,6 +70,7 @@ def local(
     except AlreadyRunning as exc:
         raise click.ClickException(str(exc)) from None
     try:
+        ports_free({"--port": port, "--dynamodb-port": dynamodb_port, "--moto-port": moto_port})
         if not no_synth:
             _synthesize(cdk_out)
         config = LocalCloudConfig(
@@ -83,6 +85,8 @@ def local(
         _serve(config, running, load_samples=not no_samples)
     except (engines.EngineError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
+    except KeyboardInterrupt:  # Ctrl-C before the cloud was up (synthesis, engines starting)
+        raise click.ClickException("interrupted before the local cloud was up") from None
     finally:
         running.release()
 
@@ -107,7 +111,9 @@ def _serve(config: LocalCloudConfig, running: RunningState, load_samples: bool) 
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stop.set())
     started = time.monotonic()
-    with LocalCloud(config) as cloud:
+    cloud = LocalCloud(config).start()
+    control: ControlServer | None = None
+    try:
         control = ControlServer(cloud)
         running.publish(
             {
@@ -121,11 +127,11 @@ def _serve(config: LocalCloudConfig, running: RunningState, load_samples: bool) 
         _print_banner(cloud, time.monotonic() - started)
         if load_samples:
             threading.Thread(target=_load_samples, args=(cloud,), name="samples", daemon=True).start()
-        try:
-            stop.wait()
-        finally:
-            click.echo("\nstopping the local cloud ...")
+        stop.wait()
+    finally:
+        if control is not None:
             control.stop()
+        stop_reporting(cloud, click.echo)
     click.echo("stopped")
 
 
@@ -189,7 +195,10 @@ def fire(rule: str) -> None:
 
 @local.command()
 def status() -> None:
-    """Say whether a local cloud runs here, where, and its stack outputs."""
+    """Say whether a local cloud runs here, where, and its stack outputs; clear a crashed run's state."""
+    stale = stale_state(WORK_DIR)
+    if stale is not None:
+        raise click.ClickException(describe_stale(WORK_DIR, stale))
     click.echo(json.dumps(_running_state(), indent=2))
 
 

@@ -9,9 +9,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import boto3
 
@@ -30,6 +32,8 @@ from tatami.local.state import DEFAULT_WORK_DIR
 from tatami.local.streams import StreamPoller
 from tatami.local.ttl import ExpiredItems, TtlRemovals, TtlSweeper, TtlTable
 from tatami.target import Target
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -82,18 +86,31 @@ class LocalCloud:
             raise
         return self
 
-    def stop(self) -> None:
+    def stop(self, report: Callable[[str], None] | None = None) -> None:
+        """Stop every part, last started first; `report` gets one line per part."""
+        say = report or (lambda _line: None)
         if self.ttl_sweeper is not None:
             self.ttl_sweeper.stop()
-        for poller in self.pollers:
-            poller.stop()
+        if self.pollers:
+            _at_once([poller.stop for poller in self.pollers])
+            say(f"stream triggers: {len(self.pollers)} stopped")
         if self.api is not None:
             self.api.stop()
-        for pool in self.pools.values():
-            pool.close()
+            say(f"API on {self.api.url}: stopped")
+        if self.pools:
+            ended = sum(_at_once([pool.close for pool in self.pools.values()]))
+            say(f"functions: {len(self.pools)} stopped ({ended} execution environments)")
         for engine in reversed(self.engines):
             engine.stop()
+            say(f"{engine.name}: stopped")
         self.pollers, self.api, self.pools, self.engines = [], None, {}, []
+
+    def kill(self) -> None:
+        """SIGKILL every process this cloud started, without waiting (a second Ctrl-C)."""
+        for pool in list(self.pools.values()):
+            pool.kill()
+        for engine in self.engines:
+            engine.kill()
 
     def __enter__(self) -> LocalCloud:
         return self.start()
@@ -259,3 +276,9 @@ class LocalCloud:
             TtlRemovals(self.expired_items, table.name, table.ttl_attribute) if table.ttl_attribute else None
         )
         return StreamPoller(spec, streams, stream_arn, delivery, self.config.poll_interval, ttl)
+
+
+def _at_once(steps: list[Callable[[], T]]) -> list[T]:
+    """Run independent stop steps in parallel (each may wait seconds for work in flight)."""
+    with ThreadPoolExecutor(max(1, len(steps)), thread_name_prefix="stop") as pool:
+        return list(pool.map(lambda step: step(), steps))

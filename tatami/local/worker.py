@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import signal
 import sys
 import time
 import traceback
@@ -81,6 +82,9 @@ def _finish(request_id: str, started: float, reply: str) -> str:
 
 
 def main() -> None:
+    # Ctrl-C reaches the terminal's whole process group; the local cloud stops its workers itself
+    # (closing stdin, or SIGKILL on a second Ctrl-C), so a worker must not die mid-reply with a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     replies = os.fdopen(os.dup(1), "w", buffering=1)
     os.dup2(2, 1)
     sys.path[:0] = json.loads(os.environ.pop("TATAMI_SYS_PATH"))
