@@ -17,6 +17,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -152,9 +153,12 @@ class FunctionPool:
             return Invocation(request_id, True, result=reply.get("result"), duration_ms=elapsed)
         return Invocation(request_id, False, error=reply.get("error") or {}, duration_ms=elapsed)
 
-    def warm(self) -> None:
-        """Start one execution environment ahead of the first request (a provisioned warm start)."""
-        self._release(self._acquire())
+    def warm(self, count: int = 1) -> None:
+        """Start `count` execution environments ahead of the first requests (provisioned concurrency)."""
+        with ThreadPoolExecutor(count) as starting:
+            workers = list(starting.map(lambda _: self._acquire(), range(count)))
+        for worker in workers:
+            self._release(worker)
 
     def close(self, grace_seconds: float = 3.0) -> int:
         """End every worker: idle ones at once (stdin closed), busy ones after their invocation or
