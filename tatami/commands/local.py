@@ -131,7 +131,7 @@ def _serve(config: LocalCloudConfig, running: RunningState, load_samples: bool) 
     finally:
         if control is not None:
             control.stop()
-        stop_reporting(cloud, click.echo)
+        stop_reporting(cloud, click.echo, running.release)
     click.echo("stopped")
 
 

@@ -30,11 +30,13 @@ def ports_free(ports: dict[str, int]) -> None:
             raise click.ClickException(f"port {port} is already in use: choose another with {hint}") from None
 
 
-def stop_reporting(cloud: LocalCloud, echo: Callable[[str], Any]) -> None:
-    """Stop every part with one line each; a second Ctrl-C (or SIGTERM) kills everything at once."""
+def stop_reporting(cloud: LocalCloud, echo: Callable[[str], Any], release: Callable[[], None]) -> None:
+    """Stop every part with one line each; a second Ctrl-C (or SIGTERM) kills everything at once
+    (`release` still clears the state file, so `status` knows it ended)."""
 
     def kill_now(*_: object) -> None:
         cloud.kill()
+        release()
         echo("killed")
         os._exit(130)
 

@@ -35,6 +35,8 @@ class RunningState:
         temporary.replace(self.state_file)
 
     def release(self) -> None:
+        if self._lock.closed:  # released already (a second Ctrl-C releases before it kills)
+            return
         self.state_file.unlink(missing_ok=True)
         fcntl.flock(self._lock, fcntl.LOCK_UN)
         self._lock.close()

@@ -125,7 +125,7 @@ def test_ctrl_c_stops_every_part_with_one_line_each_and_leaves_no_process(run: R
     assert _gone(tree) == []
 
 
-def test_a_second_ctrl_c_kills_at_once(run: Run) -> None:
+def test_a_second_ctrl_c_kills_at_once(run: Run, tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{run.port}/slow?seconds=2.8"  # a busy worker holds the stop up
     threading.Thread(target=_request_cut_short, args=(url,), daemon=True).start()
     time.sleep(0.5)
@@ -137,6 +137,7 @@ def test_a_second_ctrl_c_kills_at_once(run: Run) -> None:
     assert run.finish(timeout=10) == 130
     assert time.monotonic() - started < 2.0
     assert "killed" in run.lines
+    assert not (tmp_path / "cloud.json").exists()  # `status` will not think it still runs
     assert not any("Traceback" in line for line in run.lines), "\n".join(run.lines)
     assert _gone(tree) == []
 
