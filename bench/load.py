@@ -7,7 +7,7 @@ p50/p95/p99 and throughput per route. Then it checks what a user trusts a data s
 0 errors, every counter equal to its accepted increments (shards and roll-up), every written
 locker readable as written.
 
-    .venv/bin/python bench/load.py [--users 8] [--requests 4000] [--seconds 90]
+    .venv/bin/python bench/load.py [--users 6] [--requests 4000] [--seconds 90]
 
 Writes bench/results/load.json; exits 1 if a check fails.
 """
@@ -23,7 +23,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +45,7 @@ MIX_FUNCTIONS = ("IpLookup", "PlacesApi", "CountersWrite", "CountersRead", "Work
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--users", type=int, default=8)
+    parser.add_argument("--users", type=int, default=6)
     parser.add_argument("--requests", type=int, default=4000)
     parser.add_argument("--seconds", type=int, default=90)
     args = parser.parse_args()
@@ -101,9 +100,9 @@ def _prepare(cloud: LocalCloud) -> None:
 def _warm(cloud: LocalCloud, users: int) -> None:
     """As many warm execution environments per function as there are users (provisioned concurrency):
     the figures measure serving, not Lambda's cold starts."""
-    serving = [pool for fid, pool in cloud.pools.items() if fid.startswith(MIX_FUNCTIONS)]
-    with ThreadPoolExecutor(len(serving)) as starting:
-        list(starting.map(lambda function: function.warm(users), serving))
+    for function_id, pool in cloud.pools.items():
+        if function_id.startswith(MIX_FUNCTIONS):
+            pool.warm(users)
 
 
 def _run_locust(cloud: LocalCloud, root: Path, args: argparse.Namespace) -> tuple[dict[str, Any], Any, float]:

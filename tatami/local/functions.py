@@ -17,7 +17,6 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -155,8 +154,7 @@ class FunctionPool:
 
     def warm(self, count: int = 1) -> None:
         """Start `count` execution environments ahead of the first requests (provisioned concurrency)."""
-        with ThreadPoolExecutor(count) as starting:
-            workers = list(starting.map(lambda _: self._acquire(), range(count)))
+        workers = [self._acquire() for _ in range(count)]  # held, so each start makes a new one
         for worker in workers:
             self._release(worker)
 
