@@ -8,35 +8,15 @@ Idempotency-Key counted once, however many times it was sent.
 from __future__ import annotations
 
 import random
-import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 
-import requests
-
 from tatami.local.cloud import LocalCloud
 from tests.integration.counters.cloud_helpers import create, value
-from tests.integration.faults.conftest import injected
+from tests.integration.faults.conftest import increment_until_accepted, injected
 from tests.support.waiting import eventually
 
-INCREMENTS, CLIENTS, ATTEMPTS = 120, 4, 12
-
-
-def _increment_until_accepted(cloud: LocalCloud, name: str, by: int, key: str) -> int:
-    """What a careful client does: resend with the same Idempotency-Key until it is accepted (200),
-    backing off on 5xx and on 409 (the same key still running). The number of sends."""
-    for attempt in range(1, ATTEMPTS + 1):
-        response = requests.post(
-            f"{cloud.api_url}/counters/{name}/increments",
-            json={"by": by},
-            headers={"Idempotency-Key": key},
-            timeout=60,
-        )
-        if response.status_code == 200:
-            return attempt
-        assert response.status_code in (409, 500, 502, 503), response.text  # never a 4xx for good input
-        time.sleep(0.05 * attempt)
-    raise AssertionError(f"increment {key} not accepted after {ATTEMPTS} sends")
+INCREMENTS, CLIENTS = 120, 4
 
 
 def test_every_accepted_increment_counts_once_under_throttling_and_killed_rollups(
@@ -50,7 +30,7 @@ def test_every_accepted_increment_counts_once_under_throttling_and_killed_rollup
     with ThreadPoolExecutor(CLIENTS) as pool:
         sends = list(
             pool.map(
-                lambda key: _increment_until_accepted(faulty_cloud, name, increments[key], key),
+                lambda key: increment_until_accepted(faulty_cloud, name, increments[key], key),
                 [*increments, *resent],
             )
         )

@@ -1,58 +1,39 @@
-"""DynamoDB Local stopped and started again under `--db-path` while the local cloud runs (the probe app:
-a route and two stream consumers).
+"""DynamoDB Local stopped and started again under `--db-path` while the local cloud runs (the faulty
+cloud: its functions still meet throttling, its roll-up still gets killed).
 
-Invariant: every item written before the restart is still there; after it, routes and stream
-consumers work again without restarting the cloud, and each write's stream record is processed
-exactly once.
+Invariant: what was written before the restart is still there; afterwards routes and the stream
+consumer work again without restarting the cloud, and shards == roll-up == accepted increments.
 """
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import requests
 
 from tatami.local import engines
-from tatami.local.cloud import LocalCloud, LocalCloudConfig
-from tests.integration.conftest import PROBE_APP
-from tests.integration.local.test_probe_app import seen
+from tatami.local.cloud import LocalCloud
+from tests.integration.counters.cloud_helpers import create, value
+from tests.integration.faults.conftest import increment_until_accepted
 from tests.support.waiting import eventually
 
 
-def _write_and_see(cloud: LocalCloud, key: str) -> None:
-    response = requests.put(f"{cloud.api_url}/notes/{key}", json={"text": key}, timeout=30)
-    assert response.status_code == 200, response.text
-    record = eventually(lambda: seen(cloud, f"partial#{key}#INSERT"), timeout=30)
-    assert record and record["deliveries"] == {"N": "1"}, record
+def _settled(cloud: LocalCloud, name: str, expected: int) -> bool:
+    return value(cloud, name, consistent="true") == value(cloud, name, source="rollup") == expected
 
 
-def test_data_survives_a_dynamodb_restart_and_workers_reconnect(tmp_path: Path) -> None:
-    """Invariant: notes before the restart kept; notes after it stored and streamed, each once."""
-    subprocess.run(
-        [sys.executable, str(PROBE_APP), str(tmp_path / "cdk.out")], check=True, capture_output=True
+def test_data_survives_a_dynamodb_restart_and_workers_reconnect(faulty_cloud: LocalCloud) -> None:
+    """Invariant: data before the restart kept; shards == roll-up == accepted increments after it."""
+    name = create(faulty_cloud, "restart")
+    before = sum(increment_until_accepted(faulty_cloud, name, 1, f"before-{n}") > 0 for n in range(5))
+    assert eventually(lambda: _settled(faulty_cloud, name, before), timeout=60)
+    (dynamodb,) = [engine for engine in faulty_cloud.engines if engine.name == "DynamoDB Local"]
+    dynamodb.stop()
+    down = requests.get(f"{faulty_cloud.api_url}/counters/{name}", timeout=60)
+    assert down.status_code >= 500  # the engine is down: an error, never a wrong value
+    config = faulty_cloud.config
+    restarted = engines.start_dynamodb_local(
+        config.dynamodb_port, config.work_dir / "logs" / "dynamodb-local-restarted.log", config.db_path
     )
-    (tmp_path / "db").mkdir()
-    config = LocalCloudConfig(
-        cdk_out=tmp_path / "cdk.out",
-        api_port=engines.free_port(),
-        dynamodb_port=engines.free_port(),
-        moto_port=engines.free_port(),
-        work_dir=tmp_path / "work",
-        db_path=tmp_path / "db",
-        echo_logs=False,
-        poll_interval=0.05,
-    )
-    with LocalCloud(config) as cloud:
-        _write_and_see(cloud, "before")
-        (dynamodb,) = [engine for engine in cloud.engines if engine.name == "DynamoDB Local"]
-        dynamodb.stop()
-        assert requests.put(f"{cloud.api_url}/notes/down", json={}, timeout=30).status_code >= 500
-        log = config.work_dir / "logs" / "dynamodb-local.log"
-        restarted = engines.start_dynamodb_local(config.dynamodb_port, log, config.db_path)
-        cloud.engines[cloud.engines.index(dynamodb)] = restarted
-        kept = requests.get(f"{cloud.api_url}/notes/before", timeout=30)
-        assert kept.json() == {"id": "before", "text": "before"}
-        _write_and_see(cloud, "after")
-        assert seen(cloud, "partial#before#INSERT")["deliveries"] == {"N": "1"}
+    faulty_cloud.engines[faulty_cloud.engines.index(dynamodb)] = restarted
+    assert value(faulty_cloud, name, consistent="true") == before  # kept
+    after = sum(increment_until_accepted(faulty_cloud, name, 1, f"after-{n}") > 0 for n in range(5))
+    assert eventually(lambda: _settled(faulty_cloud, name, before + after), timeout=60)

@@ -6,6 +6,7 @@ option that moves it; `status` clears the state a killed run left behind."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import queue
 import signal
@@ -155,18 +156,28 @@ def test_a_busy_port_is_one_line_naming_it_and_the_option(cdk_out: Path, tmp_pat
     ]
 
 
-def test_status_clears_the_state_of_a_killed_run(run: Run, tmp_path: Path) -> None:
-    tree = run.tree()
-    os.kill(run.process.pid, signal.SIGKILL)  # a crash: no cleanup at all
-    run.process.wait()
-    assert _gone(tree) == []  # engines die with it (PDEATHSIG), workers at the end of their stdin
-    env = {**os.environ, "TATAMI_LOCAL_DIR": str(tmp_path)}
-    status = _status(env)
+def test_status_clears_the_state_of_a_crashed_run(tmp_path: Path) -> None:
+    """What a crash leaves: the state file, its lock free (the kernel released it with the process),
+    and here one of its ports still held by something."""
+    with socket.socket() as lingering:
+        lingering.bind(("127.0.0.1", 0))
+        lingering.listen()
+        port = lingering.getsockname()[1]
+        state = {
+            "pid": 4_000_000,
+            "api_url": "http://127.0.0.1:9",
+            "moto_endpoint": f"http://127.0.0.1:{port}",
+        }
+        (tmp_path / "cloud.json").write_text(json.dumps(state))
+        (tmp_path / "cloud.lock").touch()
+        env = {**os.environ, "TATAMI_LOCAL_DIR": str(tmp_path)}
+        status = _status(env)
     assert status.returncode == 1
-    assert f"the one started as pid {run.process.pid}" in status.stderr
-    assert "ended without stopping; its state is cleared" in status.stderr
-    again = _status(env)
-    assert "no local cloud runs in this checkout" in again.stderr
+    assert status.stderr.strip() == (
+        "Error: no local cloud runs: the one started as pid 4000000 (http://127.0.0.1:9) ended without "
+        f"stopping; its state is cleared; still listening: http://127.0.0.1:{port}. Start one with `make run`"
+    )
+    assert "no local cloud runs in this checkout" in _status(env).stderr
 
 
 def _status(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
