@@ -23,7 +23,7 @@ def _settled(cloud: LocalCloud, name: str, expected: int) -> bool:
 def test_data_survives_a_dynamodb_restart_and_workers_reconnect(faulty_cloud: LocalCloud) -> None:
     """Invariant: data before the restart kept; shards == roll-up == accepted increments after it."""
     name = create(faulty_cloud, "restart")
-    before = sum(increment_until_accepted(faulty_cloud, name, 1, f"before-{n}") > 0 for n in range(5))
+    before = sum(increment_until_accepted(faulty_cloud, name, 1, f"before-{n}") > 0 for n in range(3))
     assert eventually(lambda: _settled(faulty_cloud, name, before), timeout=60)
     (dynamodb,) = [engine for engine in faulty_cloud.engines if engine.name == "DynamoDB Local"]
     dynamodb.stop()
@@ -35,5 +35,5 @@ def test_data_survives_a_dynamodb_restart_and_workers_reconnect(faulty_cloud: Lo
     )
     faulty_cloud.engines[faulty_cloud.engines.index(dynamodb)] = restarted
     assert value(faulty_cloud, name, consistent="true") == before  # kept
-    after = sum(increment_until_accepted(faulty_cloud, name, 1, f"after-{n}") > 0 for n in range(5))
+    after = sum(increment_until_accepted(faulty_cloud, name, 1, f"after-{n}") > 0 for n in range(3))
     assert eventually(lambda: _settled(faulty_cloud, name, before + after), timeout=60)

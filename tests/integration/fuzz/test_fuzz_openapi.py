@@ -9,13 +9,18 @@ boundary cases (FUZZ_PHASES).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from tatami.local import engines
 from tatami.local.cloud import LocalCloud
 
 REPO = Path(__file__).resolve().parents[3]
@@ -33,13 +38,28 @@ KNOWN: dict[tuple[str, str], str] = {
 }
 
 
-def test_every_operation_holds_under_fuzzing(app_cloud: LocalCloud, tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def fuzzed_cloud(app_cloud: LocalCloud, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCloud]:
+    """The app on a local cloud of its own (app_cloud's assembly): what fuzzing writes stays there."""
+    config = dataclasses.replace(
+        app_cloud.config,
+        api_port=engines.free_port(),
+        dynamodb_port=engines.free_port(),
+        moto_port=engines.free_port(),
+        work_dir=tmp_path_factory.mktemp("fuzzed"),
+    )
+    cloud = LocalCloud(config).start()
+    yield cloud
+    cloud.stop()
+
+
+def test_every_operation_holds_under_fuzzing(fuzzed_cloud: LocalCloud, tmp_path: Path) -> None:
     report = tmp_path / "report.json"
     run = subprocess.run(
         [
             str(Path(sys.executable).with_name("st")),
             "run",
-            f"{app_cloud.api_url}/openapi.json",
+            f"{fuzzed_cloud.api_url}/openapi.json",
             f"--max-examples={EXAMPLES}",
             f"--phases={PHASES}",
             "--no-color",
