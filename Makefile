@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 
-.PHONY: install run test lint typecheck unit synth fuzz bench lock clean
+.PHONY: install run test lint typecheck unit synth reliability fuzz bench lock clean
 
 install: $(VENV)/.installed node_modules/.installed
 
@@ -21,8 +21,8 @@ node_modules/.installed: package.json package-lock.json
 run: install  ## start the local cloud with sample data on http://127.0.0.1:3000
 	$(BIN)/tatami local
 
-test: install lint typecheck  ## everything CI runs
-	$(BIN)/pytest
+test: install lint typecheck  ## everything CI runs (but the long reliability tests: make reliability)
+	$(BIN)/pytest -m "not long"
 
 lint: install
 	$(BIN)/ruff check .
@@ -36,6 +36,9 @@ unit: install  ## the fast tier: no network, no DynamoDB Local
 
 synth: install
 	$(BIN)/python app.py
+
+reliability: install  ## the fault and lifecycle suites with their long tests, and the bounded fuzz
+	$(BIN)/pytest tests/integration/faults tests/integration/lifecycle tests/integration/fuzz -q
 
 fuzz: install  ## schemathesis over every operation: boundary cases and 100 examples each (make test: 5)
 	FUZZ_EXAMPLES=100 FUZZ_PHASES=examples,coverage,fuzzing $(BIN)/pytest tests/integration/fuzz -q -s

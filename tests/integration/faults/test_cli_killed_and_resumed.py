@@ -20,6 +20,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from infra import constants
 from ip_lookup.keys import partition_key
 from olap.settings import ExportSettings
@@ -32,6 +34,7 @@ from tatami.olap.exports import fetch, latest_summary
 from tatami.samples.ip_ranges import DATA
 
 RUNNER = Path(__file__).with_name("cli_under_faults.py")
+EXPORTED, EXPORTED_TABLE = 2000, "ip_ranges"  # a table no stream consumer reads
 REPO = Path(__file__).resolve().parents[3]
 
 
@@ -61,6 +64,7 @@ def _scan(cloud: LocalCloud, table: str) -> list[dict[str, Any]]:
         request["ExclusiveStartKey"] = page["LastEvaluatedKey"]
 
 
+@pytest.mark.long
 def test_a_killed_load_resumes_and_every_item_lands_exactly_once(
     faulty_cloud: LocalCloud, tmp_path: Path
 ) -> None:
@@ -90,20 +94,24 @@ def test_a_killed_export_is_invisible_and_the_rerun_has_every_item_once(
     faulty_cloud: LocalCloud, tmp_path: Path
 ) -> None:
     """Invariant: newest complete export == the table, item for item, each once."""
-    settings: ExportSettings = settings_of(faulty_cloud.target()).select(("ip_ranges",))
-    table = settings.tables["ip_ranges"].rsplit("/", 1)[-1]
+    settings: ExportSettings = settings_of(faulty_cloud.target()).select((EXPORTED_TABLE,))
+    table = settings.tables[EXPORTED_TABLE].rsplit("/", 1)[-1]
+    client = faulty_cloud.client("dynamodb")
+    for batch in range(0, EXPORTED, 25):  # items of a dataset version no alias points at
+        rows = [{"pk": {"S": f"exported#{n}"}, "sk": {"B": n.to_bytes(4)}} for n in range(batch, batch + 25)]
+        client.batch_write_item(RequestItems={table: [{"PutRequest": {"Item": row}} for row in rows]})
     items = _scan(faulty_cloud, table)
-    assert len(items) > 1500  # the load above
+    assert len(items) >= EXPORTED
     crash = FaultPlan(operations=("dynamodb.Scan",), crash_after=1)
-    killed = _run(faulty_cloud, crash, "export", "--local", "--table", "ip_ranges", "--segments", "4")
+    killed = _run(faulty_cloud, crash, "export", "--local", "--table", EXPORTED_TABLE, "--segments", "4")
     assert killed.returncode == -signal.SIGKILL, killed.stderr[-2000:]
-    s3, prefix = faulty_cloud.client("s3"), settings.s3_prefix("ip_ranges")
+    s3, prefix = faulty_cloud.client("s3"), settings.s3_prefix(EXPORTED_TABLE)
     before = latest_summary(s3, settings.bucket, prefix)
-    rerun = _run(faulty_cloud, FaultPlan(), "export", "--local", "--table", "ip_ranges", "--no-progress")
+    rerun = _run(faulty_cloud, FaultPlan(), "export", "--local", "--table", EXPORTED_TABLE, "--no-progress")
     assert rerun.returncode == 0, rerun.stderr[-2000:]
     summary = latest_summary(s3, settings.bucket, prefix)
     assert summary is not None and summary != before
-    exported = fetch(s3, settings.bucket, "ip_ranges", summary, tmp_path)
+    exported = fetch(s3, settings.bucket, EXPORTED_TABLE, summary, tmp_path)
     lines = []
     for path in exported.paths:
         with gzip.open(path, "rt") as data:

@@ -7,6 +7,7 @@ consumer work again without restarting the cloud, and shards == roll-up == accep
 
 from __future__ import annotations
 
+import pytest
 import requests
 
 from tatami.local import engines
@@ -20,6 +21,7 @@ def _settled(cloud: LocalCloud, name: str, expected: int) -> bool:
     return value(cloud, name, consistent="true") == value(cloud, name, source="rollup") == expected
 
 
+@pytest.mark.long
 def test_data_survives_a_dynamodb_restart_and_workers_reconnect(faulty_cloud: LocalCloud) -> None:
     """Invariant: data before the restart kept; shards == roll-up == accepted increments after it."""
     name = create(faulty_cloud, "restart")
