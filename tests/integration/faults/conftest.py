@@ -1,6 +1,6 @@
 """A local cloud of the app whose functions meet injected faults (tatami/local/faults.py): throttling and
 server errors on a fifth of their DynamoDB calls, and a roll-up whose execution environments are
-killed every five calls, in the middle of their batches."""
+killed every three calls, in the middle of their batches."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ ATTEMPTS = 12
 THROTTLED = FaultPlan(rate=0.2, operations=("dynamodb",), seed=19)
 PLANS = {
     "CountersWriteFunction": THROTTLED,
-    "CountersRollupFunction": FaultPlan(rate=0.2, operations=("dynamodb",), crash_after=5, seed=20),
+    "CountersRollupFunction": FaultPlan(rate=0.2, operations=("dynamodb",), crash_after=3, seed=20),
     "ReplicationLabFunction": THROTTLED,
 }
 
