@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 
-.PHONY: install run test lint typecheck check-deploy unit synth bench lock clean
+.PHONY: install run test lint typecheck check-deploy unit synth reliability fuzz bench lock clean
 
 install: $(VENV)/.installed node_modules/.installed
 
@@ -21,8 +21,8 @@ node_modules/.installed: package.json package-lock.json
 run: install  ## start the local cloud with sample data on http://127.0.0.1:3000
 	$(BIN)/tatami local
 
-test: install lint typecheck check-deploy  ## everything CI runs
-	$(BIN)/pytest
+test: install lint typecheck check-deploy  ## everything CI runs (but the long reliability tests: make reliability)
+	$(BIN)/pytest -m "not long"
 
 lint: install
 	$(BIN)/ruff check .
@@ -39,6 +39,12 @@ unit: install  ## the fast tier: no network, no DynamoDB Local
 
 synth: install
 	$(BIN)/python app.py
+
+reliability: install  ## the fault and lifecycle suites with their long tests, and the bounded fuzz
+	$(BIN)/pytest tests/integration/faults tests/integration/lifecycle tests/integration/fuzz -q
+
+fuzz: install  ## schemathesis over every operation: boundary cases and 100 examples each (make test: 5)
+	FUZZ_EXAMPLES=100 FUZZ_PHASES=examples,coverage,fuzzing $(BIN)/pytest tests/integration/fuzz -q -s
 
 bench: install  ## every benchmark; each prints its figures and writes bench/results/*.json
 	for bench in bench/*.py; do $(BIN)/python $$bench || exit 1; done

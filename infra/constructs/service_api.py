@@ -8,6 +8,7 @@ so the template names every method explicitly (the local cloud serves exactly th
 from __future__ import annotations
 
 import enum
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -31,6 +32,25 @@ class ApiAuth(enum.Enum):
 
     IAM = "iam"
     API_KEY = "api-key"
+
+
+# API Gateway's own 400s (a missing required parameter, a request validation failure) in the shape of
+# the functions' 400s (`common.api`): {"message", "errors": [{"field", "in", "message"}]}. API Gateway
+# gives its reason as one text, which names the parameters; the local cloud renders these templates.
+_GATEWAY_400 = {
+    apigw.ResponseType.BAD_REQUEST_PARAMETERS: ("parameters", "request"),
+    apigw.ResponseType.BAD_REQUEST_BODY: ("body", "body"),
+}
+
+
+def _gateway_400_template(field: str, where: str) -> str:
+    """The response template: JSON around API Gateway's reason (`messageString` is quoted already).
+
+    >>> _gateway_400_template("body", "body")[:70]
+    '{"message": $context.error.messageString, "errors": [{"field": "body", '
+    """
+    shape = {"message": "REASON", "errors": [{"field": field, "in": where, "message": "REASON"}]}
+    return json.dumps(shape).replace('"REASON"', "$context.error.messageString")
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +120,13 @@ class ServiceApi(Construct):
         self.validator = self.rest_api.add_request_validator(
             "Validator", validate_request_parameters=True, validate_request_body=True
         )
+        for response_type, (field, where) in _GATEWAY_400.items():
+            self.rest_api.add_gateway_response(
+                f"{response_type.response_type}Response",
+                type=response_type,
+                status_code="400",
+                templates={"application/json": _gateway_400_template(field, where)},
+            )
         if auth is ApiAuth.API_KEY:
             self._add_usage_plan(throttle)
         self._suppress_nag_findings()

@@ -1,8 +1,10 @@
 """The HTTP conventions of every tatami route.
 
 JSON in and out; 400 with a message naming the field for bad input (Powertools answers 422 by
-default, our contract says 400); 404 JSON for unknown routes and ids; a crash is left to Lambda, so
-API Gateway answers 502 and the request id is in the log.
+default, our contract says 400), including bodies that are not UTF-8 JSON; 415 for bodies of another
+type (multipart forms included); 404 JSON for unknown routes and ids; a crash is left to Lambda, so
+API Gateway answers 502 and the request id is in the log. `openapi.py` beside this module makes the
+OpenAPI document say the same.
 """
 
 from __future__ import annotations
@@ -12,14 +14,52 @@ from http import HTTPStatus
 from typing import Any
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
+from aws_lambda_powertools.event_handler.middlewares.openapi_validation import (
+    OpenAPIRequestValidationMiddleware,
+)
 from aws_lambda_powertools.event_handler.openapi.exceptions import (
     RequestUnsupportedContentType,
     RequestValidationError,
 )
+from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
 from common.observability import logger
 
 FORM_CONTENT_TYPE = "application/x-www-form-urlencoded"
+MULTIPART_CONTENT_TYPE = "multipart/"
+
+# `responses=` of routes answering other than 200 (Powertools documents 200 unless told otherwise).
+CREATED: dict[int, OpenAPIResponse] = {201: {"description": "created"}}
+CREATED_OR_REPLACED: dict[int, OpenAPIResponse] = {200: {"description": "replaced"}, **CREATED}
+NO_CONTENT: dict[int, OpenAPIResponse] = {204: {"description": "removed"}}
+
+
+class _JsonBodies(OpenAPIRequestValidationMiddleware):
+    """Powertools' request validation, reading every body as UTF-8 JSON.
+
+    Powertools would parse a multipart form into fields (no tatami route takes one: 415), and a
+    body that is not UTF-8 escapes it as a UnicodeDecodeError (a crash, so a 502): here it is a 400
+    naming the body.
+    """
+
+    def _get_body(self, app: Any) -> dict[str, Any]:
+        content_type = app.current_event.headers.get("content-type", "").strip().lower()
+        if content_type.startswith(MULTIPART_CONTENT_TYPE):
+            raise RequestUnsupportedContentType("Unsupported content type", errors=[])
+        try:
+            body: dict[str, Any] = super()._get_body(app)
+        except UnicodeDecodeError:
+            raise RequestValidationError(
+                [
+                    {
+                        "type": "unicode_invalid",
+                        "loc": ("body",),
+                        "msg": "is not UTF-8 (JSON must be)",
+                        "input": {},
+                    }
+                ]
+            ) from None
+        return body
 
 
 class JsonResolver(APIGatewayRestResolver):
@@ -56,6 +96,7 @@ def create_resolver() -> APIGatewayRestResolver:
     ...     return {"pong": "yes"}
     """
     app = JsonResolver(enable_validation=True)
+    app._request_validation_middleware = _JsonBodies()  # type: ignore[no-untyped-call]  # no option for it
 
     @app.exception_handler(RequestValidationError)
     def _invalid_request(exc: RequestValidationError) -> Response[Any]:

@@ -15,6 +15,7 @@ from typing import Any
 from aws_lambda_powertools.event_handler.openapi.merge import OpenAPIMerge
 
 from common.api import create_resolver
+from common.openapi import conventional_responses
 
 LAMBDAS_ROOT = Path(__file__).resolve().parent.parent
 NOT_SERVICES = {"docs", "common"}
@@ -34,11 +35,12 @@ def service_api_modules(root: Path = LAMBDAS_ROOT) -> list[str]:
 
 @cache
 def openapi_document() -> dict[str, Any]:
-    """The merged document, built once per execution environment (the routes cannot change)."""
+    """The merged document, built once per execution environment (the routes cannot change), with
+    the answers every route shares (`common.openapi`)."""
     merger = OpenAPIMerge(title="tatami", version="1.0.0", on_conflict="error")
     for module in service_api_modules():
         merger.add_schema(importlib.import_module(module).app.get_openapi_schema())
-    return merger.get_openapi_schema()
+    return conventional_responses(merger.get_openapi_schema())
 
 
 @app.get("/openapi.json", summary="This API's OpenAPI document")

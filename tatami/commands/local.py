@@ -21,8 +21,9 @@ from tatami.local.cloud import LocalCloud, LocalCloudConfig
 from tatami.local.control import ControlServer
 from tatami.local.iam.guard import ENFORCE, MODES
 from tatami.local.iam.report import least_privilege, render
+from tatami.local.lifecycle import describe_stale, ports_free, stop_reporting
 from tatami.local.samples import SAMPLES
-from tatami.local.state import DEFAULT_WORK_DIR, AlreadyRunning, RunningState, read_state
+from tatami.local.state import DEFAULT_WORK_DIR, AlreadyRunning, RunningState, read_state, stale_state
 
 WORK_DIR = DEFAULT_WORK_DIR
 
@@ -80,6 +81,7 @@ def local(
     except AlreadyRunning as exc:
         raise click.ClickException(str(exc)) from None
     try:
+        ports_free({"--port": port, "--dynamodb-port": dynamodb_port, "--moto-port": moto_port})
         if not no_synth:
             synthesize(cdk_out)
         config = LocalCloudConfig(
@@ -95,6 +97,8 @@ def local(
         _serve(config, running, load_samples=not no_samples)
     except (engines.EngineError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
+    except KeyboardInterrupt:  # Ctrl-C before the cloud was up (synthesis, engines starting)
+        raise click.ClickException("interrupted before the local cloud was up") from None
     finally:
         running.release()
 
@@ -119,7 +123,9 @@ def _serve(config: LocalCloudConfig, running: RunningState, load_samples: bool) 
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stop.set())
     started = time.monotonic()
-    with LocalCloud(config) as cloud:
+    cloud = LocalCloud(config).start()
+    control: ControlServer | None = None
+    try:
         control = ControlServer(cloud)
         running.publish(
             {
@@ -133,11 +139,11 @@ def _serve(config: LocalCloudConfig, running: RunningState, load_samples: bool) 
         _print_banner(cloud, time.monotonic() - started)
         if load_samples:
             threading.Thread(target=_load_samples, args=(cloud,), name="samples", daemon=True).start()
-        try:
-            stop.wait()
-        finally:
-            click.echo("\nstopping the local cloud ...")
+        stop.wait()
+    finally:
+        if control is not None:
             control.stop()
+        stop_reporting(cloud, click.echo, running.release)
     click.echo("stopped")
 
 
@@ -204,7 +210,10 @@ def fire(rule: str) -> None:
     "--iam-report", is_flag=True, help="Per function: the actions it used, and those granted but never used."
 )
 def status(iam_report: bool) -> None:
-    """Say whether a local cloud runs here, where, and its stack outputs."""
+    """Say whether a local cloud runs here, where, and its stack outputs; clear a crashed run's state."""
+    stale = stale_state(WORK_DIR)
+    if stale is not None:
+        raise click.ClickException(describe_stale(WORK_DIR, stale))
     if iam_report:
         try:
             click.echo(render(least_privilege(WORK_DIR)))

@@ -9,17 +9,20 @@ locally (there are no credentials to check them against); API keys only need to 
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from tatami.local import proxy
 from tatami.local.functions import Invocation
-from tatami.local.proxy import Reply, RequestData, message, proxy_event, proxy_reply
-from tatami.local.routes import RouteTable
+from tatami.local.proxy import Reply, RequestData, gateway_reply, message, proxy_event, proxy_reply
+from tatami.local.routes import GatewayResponse, RouteTable
 
 MAX_PAYLOAD_BYTES = 10 * 1024 * 1024
 INTEGRATION_TIMEOUT_SECONDS = 29.0
@@ -33,14 +36,26 @@ class _Server(ThreadingHTTPServer):
     request_queue_size = 128
     daemon_threads = True
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that hung up before its answer (a load test stopping) is no error of ours."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
 
 class ApiGateway:
     """Serves a RouteTable on 127.0.0.1:port in a background thread."""
 
     def __init__(
-        self, routes: RouteTable, invoke: Invoke, log: Callable[[str], None], port: int, stage: str
+        self,
+        routes: RouteTable,
+        invoke: Invoke,
+        log: Callable[[str], None],
+        port: int,
+        stage: str,
+        responses: Mapping[str, GatewayResponse] | None = None,
     ) -> None:
         self.routes = routes
+        self.responses = dict(responses or {})  # the template's gateway responses, by type
         self.invoke = invoke
         self.log = log
         self.stage = stage
@@ -70,7 +85,9 @@ class ApiGateway:
             f"header {name}" for name in route.required_headers if request.header(name.lower()) is None
         ]
         if missing:
-            return message(400, f"Missing required request parameters: [{', '.join(missing)}]")
+            text = f"Missing required request parameters: [{', '.join(missing)}]"
+            response = self.responses.get("BAD_REQUEST_PARAMETERS")
+            return gateway_reply(response, 400, text, request.request_id)
         if route.api_key_required and not request.header("x-api-key"):
             return message(403, "Forbidden")
         if route.function_id is None:
@@ -90,58 +107,78 @@ class ApiGateway:
 
 
 def _handler_class(gateway: ApiGateway) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        server_version = "tatami-local"
-        # Headers and body leave in separate writes; with Nagle on, keep-alive clients wait ~40 ms
-        # for a delayed ACK on every request.
-        disable_nagle_algorithm = True
+    return type("Handler", (_Handler,), {"gateway": gateway})
 
-        def do_request(self) -> None:
-            started = time.perf_counter()
-            request_id = str(uuid.uuid4())
+
+class _Handler(BaseHTTPRequestHandler):
+    """One HTTP exchange: a request in, API Gateway's reply out (`gateway` is set per server)."""
+
+    gateway: ApiGateway
+    protocol_version = "HTTP/1.1"
+    server_version = "tatami-local"
+    # Headers and body leave in separate writes; with Nagle on, keep-alive clients wait ~40 ms
+    # for a delayed ACK on every request.
+    disable_nagle_algorithm = True
+
+    def do_request(self) -> None:
+        started = time.perf_counter()
+        request_id = str(uuid.uuid4())
+        try:
             body, too_large = self._read_body()
-            split = urlsplit(self.path)
-            request = RequestData(
-                method=self.command,
-                path=unquote(split.path) or "/",
-                query=split.query,
-                headers=list(self.headers.items()),
-                body=body,
-                client_ip=self.client_address[0],
-                host=self.headers.get("host", "127.0.0.1"),
-                request_id=request_id,
-            )
-            reply = message(413, "Request Too Long") if too_large else gateway.handle(request)
-            self._send(reply, request_id)
-            elapsed = (time.perf_counter() - started) * 1000
-            gateway.log(
-                f"{request.client_ip} {request.method} {self.path} {reply.status} {elapsed:.1f} ms "
-                f"{request_id}"
-            )
+        except ValueError:
+            self.send_error(400, "Content-Length is not a number of bytes")
+            return
+        split = urlsplit(self.path)
+        request = RequestData(
+            method=self.command,
+            path=unquote(split.path) or "/",
+            query=split.query,
+            headers=list(self.headers.items()),
+            body=body,
+            client_ip=self.client_address[0],
+            host=self.headers.get("host", "127.0.0.1"),
+            request_id=request_id,
+        )
+        reply = message(413, "Request Too Long") if too_large else self.gateway.handle(request)
+        self._send(reply, request_id)
+        elapsed = (time.perf_counter() - started) * 1000
+        self.gateway.log(
+            f"{request.client_ip} {request.method} {self.path} {reply.status} {elapsed:.1f} ms {request_id}"
+        )
 
-        do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = do_HEAD = do_OPTIONS = do_request
+    def __getattr__(self, name: str) -> Any:
+        # http.server dispatches to `do_<METHOD>` and answers 501 (HTML) when there is none;
+        # API Gateway routes every method, answering those no resource has itself.
+        if name.startswith("do_"):
+            return self.do_request
+        raise AttributeError(name)
 
-        def _read_body(self) -> tuple[bytes, bool]:
-            length = int(self.headers.get("content-length") or 0)
-            if length <= MAX_PAYLOAD_BYTES:
-                return self.rfile.read(length), False
-            remaining = length
-            while remaining > 0:  # drain, so the client reads our 413 instead of a reset
-                remaining -= len(self.rfile.read(min(remaining, 1 << 20)) or b"x" * remaining)
-            return b"", True
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """http.server's own refusals (a request line or headers too long, a malformed
+        request) as API Gateway's JSON errors, not HTML pages."""
+        self.close_connection = True
+        self._send(proxy.message(code, message or HTTPStatus(code).phrase), str(uuid.uuid4()))
 
-        def _send(self, reply: Reply, request_id: str) -> None:
-            self.send_response(reply.status)
-            for name, value in reply.headers:
-                self.send_header(name, value)
-            self.send_header("x-amzn-RequestId", request_id)
-            self.send_header("Content-Length", str(len(reply.body)))
-            self.end_headers()
-            if self.command != "HEAD":
-                self.wfile.write(reply.body)
+    def _read_body(self) -> tuple[bytes, bool]:
+        length = int(self.headers.get("content-length") or 0)
+        if length < 0:
+            raise ValueError(length)
+        if length <= MAX_PAYLOAD_BYTES:
+            return self.rfile.read(length), False
+        remaining = length
+        while remaining > 0:  # drain, so the client reads our 413 instead of a reset
+            remaining -= len(self.rfile.read(min(remaining, 1 << 20)) or b"x" * remaining)
+        return b"", True
 
-        def log_message(self, format: str, *args: Any) -> None:
-            """Silenced: `do_request` writes one access-log line per request."""
+    def _send(self, reply: Reply, request_id: str) -> None:
+        self.send_response(reply.status)
+        for name, value in reply.headers:
+            self.send_header(name, value)
+        self.send_header("x-amzn-RequestId", request_id)
+        self.send_header("Content-Length", str(len(reply.body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(reply.body)
 
-    return Handler
+    def log_message(self, format: str, *args: Any) -> None:
+        """Silenced: `do_request` writes one access-log line per request."""

@@ -9,9 +9,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import boto3
 
@@ -20,17 +22,20 @@ from tatami.local.api_gateway import ApiGateway
 from tatami.local.assembly import Assembly, FunctionSpec, StreamMappingSpec, load_assembly
 from tatami.local.delivery import BatchDelivery, MappingStats
 from tatami.local.environment import function_environment
+from tatami.local.faults import FAULTS_ENV, FaultPlan
 from tatami.local.functions import FunctionPool, Invocation
 from tatami.local.iam.guard import ENFORCE, OFF
 from tatami.local.intrinsics import LOCAL_REGION, Resolver, UnresolvableError
 from tatami.local.logbook import LogBook
-from tatami.local.routes import RouteTable, read_routes
+from tatami.local.routes import RouteTable, read_gateway_responses, read_routes
 from tatami.local.rules import find_rule, scheduled_event
 from tatami.local.sandbox.workers import Sandbox
 from tatami.local.state import DEFAULT_WORK_DIR
 from tatami.local.streams import StreamPoller
 from tatami.local.ttl import ExpiredItems, TtlRemovals, TtlSweeper, TtlTable
 from tatami.target import Target
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -47,6 +52,9 @@ class LocalCloudConfig:
     poll_interval: float = 0.1
     echo_logs: bool = True
     iam_mode: str = ENFORCE  # enforce | soft (log what AWS would refuse) | off
+    # Injected faults (tatami/local/faults.py) for the workers of each function whose logical id
+    # starts with a key: the reliability tests' throttling, transient errors and crashes.
+    faults: dict[str, FaultPlan] = dataclasses.field(default_factory=dict)
 
 
 class LocalCloud:
@@ -81,18 +89,31 @@ class LocalCloud:
             raise
         return self
 
-    def stop(self) -> None:
+    def stop(self, report: Callable[[str], None] | None = None) -> None:
+        """Stop every part, last started first; `report` gets one line per part."""
+        say = report or (lambda _line: None)
         if self.ttl_sweeper is not None:
             self.ttl_sweeper.stop()
-        for poller in self.pollers:
-            poller.stop()
+        if self.pollers:
+            _at_once([poller.stop for poller in self.pollers])
+            say(f"stream triggers: {len(self.pollers)} stopped")
         if self.api is not None:
             self.api.stop()
-        for pool in self.pools.values():
-            pool.close()
+            say(f"API on {self.api.url}: stopped")
+        if self.pools:
+            ended = sum(_at_once([pool.close for pool in self.pools.values()]))
+            say(f"functions: {len(self.pools)} stopped ({ended} execution environments)")
         for engine in reversed(self.engines):
             engine.stop()
+            say(f"{engine.name}: stopped")
         self.pollers, self.api, self.pools, self.engines = [], None, {}, []
+
+    def kill(self) -> None:
+        """SIGKILL every process this cloud started, without waiting (a second Ctrl-C)."""
+        for pool in list(self.pools.values()):
+            pool.kill()
+        for engine in self.engines:
+            engine.kill()
 
     def __enter__(self) -> LocalCloud:
         return self.start()
@@ -196,16 +217,20 @@ class LocalCloud:
         except UnresolvableError as exc:
             raise UnresolvableError(f"environment of function {spec.logical_id}: {exc}") from None
         runtime_file = self.sandbox.runtime_file(spec, self.resolver.get_att(spec.logical_id, "Arn"))
-        return function_environment(spec, declared, runtime_file, self.dynamodb_endpoint, self.moto_endpoint)
+        env = function_environment(spec, declared, runtime_file, self.dynamodb_endpoint, self.moto_endpoint)
+        plans = [plan for prefix, plan in self.config.faults.items() if spec.logical_id.startswith(prefix)]
+        return {**env, FAULTS_ENV: plans[0].to_json()} if plans else env
 
     def _start_api(self) -> None:
         routes = RouteTable(route for stack in self.assembly.stacks for route in read_routes(stack))
+        responses = {k: v for stack in self.assembly.stacks for k, v in read_gateway_responses(stack).items()}
         self.api = ApiGateway(
             routes,
             self.invoke,
             lambda line: self.log.write("api", line),
             self.config.api_port,
             self.config.stage,
+            responses,
         )
         self.api.start()
 
@@ -269,3 +294,9 @@ class LocalCloud:
             TtlRemovals(self.expired_items, table.name, table.ttl_attribute) if table.ttl_attribute else None
         )
         return StreamPoller(spec, streams, stream_arn, delivery, self.config.poll_interval, ttl)
+
+
+def _at_once(steps: list[Callable[[], T]]) -> list[T]:
+    """Run independent stop steps in parallel (each may wait seconds for work in flight)."""
+    with ThreadPoolExecutor(max(1, len(steps)), thread_name_prefix="stop") as pool:
+        return list(pool.map(lambda step: step(), steps))

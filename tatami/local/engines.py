@@ -73,6 +73,11 @@ class Engine:
     def endpoint(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    def kill(self) -> None:
+        """SIGKILL the engine's process group now."""
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+
     def stop(self) -> None:
         if self.process is None or self.process.poll() is not None:
             return

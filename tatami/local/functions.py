@@ -8,6 +8,7 @@ worker that exceeds the function's timeout is killed, as Lambda does, and replac
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import subprocess
@@ -79,10 +80,17 @@ class Worker:
 
     def close(self) -> None:
         """Let the worker finish: closing stdin ends its loop."""
-        if self.process.stdin:
-            self.process.stdin.close()
+        self.end_input()
+        self.wait_or_kill(3.0)
+
+    def end_input(self) -> None:
+        if self.process.stdin and not self.process.stdin.closed:
+            with contextlib.suppress(OSError):  # a busy worker's pipe may be mid-write elsewhere
+                self.process.stdin.close()
+
+    def wait_or_kill(self, seconds: float) -> None:
         try:
-            self.process.wait(timeout=3)
+            self.process.wait(timeout=seconds)
         except subprocess.TimeoutExpired:
             self.kill()
 
@@ -116,6 +124,7 @@ class FunctionPool:
         self._log_sink = log_sink
         self._max_workers = max_workers
         self._idle: list[Worker] = []
+        self._workers: set[Worker] = set()  # every live worker, idle or busy
         self._live = 0
         self._closed = False
         self._lock = threading.Condition()
@@ -143,16 +152,30 @@ class FunctionPool:
             return Invocation(request_id, True, result=reply.get("result"), duration_ms=elapsed)
         return Invocation(request_id, False, error=reply.get("error") or {}, duration_ms=elapsed)
 
-    def warm(self) -> None:
-        """Start one execution environment ahead of the first request (a provisioned warm start)."""
-        self._release(self._acquire())
+    def warm(self, count: int = 1) -> None:
+        """Start `count` execution environments ahead of the first requests (provisioned concurrency)."""
+        workers = [self._acquire() for _ in range(count)]  # held, so each start makes a new one
+        for worker in workers:
+            self._release(worker)
 
-    def close(self) -> None:
+    def close(self, grace_seconds: float = 3.0) -> int:
+        """End every worker: idle ones at once (stdin closed), busy ones after their invocation or
+        `grace_seconds`, then SIGKILL. The number of workers ended."""
         with self._lock:
             self._closed = True
-            idle, self._idle = self._idle, []
-        for worker in idle:
-            worker.close()
+            workers, self._idle = list(self._workers), []
+        for worker in workers:
+            worker.end_input()
+        deadline = time.monotonic() + grace_seconds
+        for worker in workers:
+            worker.wait_or_kill(max(0.0, deadline - time.monotonic()))
+        return len(workers)
+
+    def kill(self) -> None:
+        """SIGKILL every worker now (a second Ctrl-C)."""
+        for worker in list(self._workers):
+            if worker.process.poll() is None:
+                worker.process.kill()
 
     def _acquire(self) -> Worker:
         with self._lock:
@@ -162,12 +185,15 @@ class FunctionPool:
                 return self._idle.pop()
             self._live += 1
         try:
-            return Worker(self.spec, self._env, self._log_sink)
+            worker = Worker(self.spec, self._env, self._log_sink)
         except BaseException:
             with self._lock:
                 self._live -= 1
                 self._lock.notify()
             raise
+        with self._lock:
+            self._workers.add(worker)
+        return worker
 
     def _release(self, worker: Worker) -> None:
         with self._lock:
@@ -181,6 +207,7 @@ class FunctionPool:
         worker.kill()
         with self._lock:
             self._live -= 1
+            self._workers.discard(worker)
             self._lock.notify()
 
 

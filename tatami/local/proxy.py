@@ -12,7 +12,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from tatami.local.functions import Invocation
-from tatami.local.routes import Route
+from tatami.local.routes import GatewayResponse, Route
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,25 @@ class Reply:
 
 def message(status: int, text: str) -> Reply:
     return Reply(status, json.dumps({"message": text}).encode())
+
+
+def gateway_reply(response: GatewayResponse | None, status: int, text: str, request_id: str) -> Reply:
+    """API Gateway's own answer `text`, through the template's gateway response when it has one.
+
+    Only the `$context` variables API Gateway fills for its errors are rendered (no VTL directives).
+
+    >>> gateway_reply(GatewayResponse(None, '{"why": $context.error.messageString}'), 400, "no", "r").body
+    b'{"why": "no"}'
+    """
+    if response is None or response.template is None:
+        return message(response.status if response and response.status else status, text)
+    body = (
+        response.template.replace("$context.error.messageString", json.dumps(text))
+        .replace("$context.error.message", text)
+        .replace("$context.error.validationErrorString", text)
+        .replace("$context.requestId", request_id)
+    )
+    return Reply(response.status or status, body.encode())
 
 
 def proxy_event(route: Route, params: dict[str, str], request: RequestData, stage: str) -> dict[str, Any]:

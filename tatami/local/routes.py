@@ -111,6 +111,25 @@ def read_routes(stack: Stack) -> list[Route]:
     return routes
 
 
+@dataclass(frozen=True)
+class GatewayResponse:
+    """An AWS::ApiGateway::GatewayResponse: how API Gateway answers one kind of its own errors."""
+
+    status: int | None
+    template: str | None  # the application/json response template (VTL)
+
+
+def read_gateway_responses(stack: Stack) -> dict[str, GatewayResponse]:
+    """The stack's gateway responses by type, e.g. "BAD_REQUEST_PARAMETERS"."""
+    return {
+        props["ResponseType"]: GatewayResponse(
+            int(props["StatusCode"]) if "StatusCode" in props else None,
+            props.get("ResponseTemplates", {}).get("application/json"),
+        )
+        for _logical_id, props in stack.resources("AWS::ApiGateway::GatewayResponse")
+    }
+
+
 def _resource_paths(stack: Stack) -> dict[str, str]:
     resources = dict(stack.resources("AWS::ApiGateway::Resource"))
 

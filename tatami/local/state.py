@@ -8,7 +8,8 @@ import os
 from pathlib import Path
 from typing import IO, Any
 
-DEFAULT_WORK_DIR = Path(__file__).resolve().parents[2] / ".local"
+# TATAMI_LOCAL_DIR moves it (the lifecycle tests run `tatami local` beside a developer's own).
+DEFAULT_WORK_DIR = Path(os.environ.get("TATAMI_LOCAL_DIR") or Path(__file__).resolve().parents[2] / ".local")
 
 
 class AlreadyRunning(RuntimeError):
@@ -34,6 +35,8 @@ class RunningState:
         temporary.replace(self.state_file)
 
     def release(self) -> None:
+        if self._lock.closed:  # released already (a second Ctrl-C releases before it kills)
+            return
         self.state_file.unlink(missing_ok=True)
         fcntl.flock(self._lock, fcntl.LOCK_UN)
         self._lock.close()
@@ -52,6 +55,18 @@ def read_state(work_dir: Path) -> dict[str, Any] | None:
             return json.loads(state_file.read_text()) if state_file.exists() else {"starting": True}
         fcntl.flock(lock, fcntl.LOCK_UN)
     return None
+
+
+def stale_state(work_dir: Path) -> dict[str, Any] | None:
+    """The state file of a local cloud that ended without removing it (killed, crashed), or None."""
+    state_file = work_dir / "cloud.json"
+    if not state_file.exists() or read_state(work_dir) is not None:
+        return None
+    try:
+        stale: dict[str, Any] = json.loads(state_file.read_text())
+    except ValueError:
+        stale = {}
+    return stale
 
 
 def describe_running(state: dict[str, Any] | None) -> str:

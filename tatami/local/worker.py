@@ -15,11 +15,13 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import signal
 import sys
 import time
 import traceback
 from typing import Any
 
+from tatami.local import faults
 from tatami.local.sandbox.enter import enter, max_memory_mb
 
 _function_arn = ""  # this function's ARN, from the runtime file (the handler's environment lacks it)
@@ -98,10 +100,15 @@ def _finish(request_id: str, started: float, reply: str) -> str:
 
 
 def main() -> None:
+    # Ctrl-C reaches the terminal's whole process group; the local cloud stops its workers itself
+    # (closing stdin, or SIGKILL on a second Ctrl-C), so a worker must not die mid-reply with a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     replies = os.fdopen(os.dup(1), "w", buffering=1)
     os.dup2(2, 1)
     global _function_arn
     _function_arn = enter()["function_arn"]
+    if os.environ.get(faults.FAULTS_ENV):  # the reliability tests' injected faults, on the sandbox's botocore
+        faults.install_from_environment()
     handler, init_error = _load_handler()
     replies.write(json.dumps({"ready": init_error is None}) + "\n")
     for line in sys.stdin:

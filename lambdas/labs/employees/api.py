@@ -9,7 +9,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
-from common.api import create_resolver, json_response
+from common.api import CREATED_OR_REPLACED, NO_CONTENT, create_resolver, json_response
 from labs.employees.exceptions import EmployeeConflictError, EmployeeNotFoundError, EmployeesUnavailableError
 from labs.employees.models import MAX_ID, EmployeeIn, KeyPart, Name
 from labs.employees.queries import QuestionError, plan
@@ -70,13 +70,20 @@ def get_employee(id: Id) -> dict[str, Any]:
     return {**employee, "stats": {"items_read": stats.items_read, "consumed_rcu": stats.consumed_rcu}}
 
 
-@app.put("/employees/<id>", summary="Create or replace an employee and its index entries", tags=TAGS)
+@app.put(
+    "/employees/<id>",
+    summary="Create or replace an employee and its index entries",
+    tags=TAGS,
+    responses=CREATED_OR_REPLACED,
+)
 def put_employee(id: Id, body: Annotated[EmployeeIn, Body()]) -> Response[Any]:
     created, employee = default_table().put(id, body)
     return json_response(HTTPStatus.CREATED if created else HTTPStatus.OK, employee)
 
 
-@app.delete("/employees/<id>", summary="Remove an employee and its index entries", tags=TAGS)
+@app.delete(
+    "/employees/<id>", summary="Remove an employee and its index entries", tags=TAGS, responses=NO_CONTENT
+)
 def delete_employee(id: Id) -> Response[Any]:
     default_table().delete(id)
     return Response(status_code=HTTPStatus.NO_CONTENT)

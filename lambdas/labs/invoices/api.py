@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 
-from common.api import create_resolver, json_response
+from common.api import CREATED_OR_REPLACED, NO_CONTENT, create_resolver, json_response
 from labs.invoices.exceptions import InvoiceConflictError, InvoiceNotFoundError, InvoicesUnavailableError
 from labs.invoices.items import BILL, CUSTOMER, key
 from labs.invoices.models import ID_PATTERN, InvoiceIn
@@ -42,13 +42,18 @@ def get_invoice(id: Id) -> dict[str, Any]:
     return {**invoice, "stats": stats_json(stats)}
 
 
-@app.put("/invoices/<id>", summary="Create or replace an invoice, its bill lines and customer", tags=TAGS)
+@app.put(
+    "/invoices/<id>",
+    summary="Create or replace an invoice, its bill lines and customer",
+    tags=TAGS,
+    responses=CREATED_OR_REPLACED,
+)
 def put_invoice(id: Id, body: Annotated[InvoiceIn, Body()]) -> Response[Any]:
     created, invoice = default_table().put(id, body)
     return json_response(HTTPStatus.CREATED if created else HTTPStatus.OK, invoice)
 
 
-@app.delete("/invoices/<id>", summary="Remove an invoice and its edges", tags=TAGS)
+@app.delete("/invoices/<id>", summary="Remove an invoice and its edges", tags=TAGS, responses=NO_CONTENT)
 def delete_invoice(id: Id) -> Response[Any]:
     default_table().delete(id)
     return Response(status_code=HTTPStatus.NO_CONTENT)

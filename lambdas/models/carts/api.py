@@ -12,7 +12,7 @@ from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 from pydantic import ValidationError
 
-from common.api import create_resolver, json_response
+from common.api import NO_CONTENT, create_resolver, json_response
 from common.tokens import decode_token, encode_token
 from models.carts.exceptions import CartNotFoundError, CartsUnavailableError
 from models.carts.models import (
@@ -89,7 +89,12 @@ def put_item_value(
     return {"user_id": user_id, "item_id": item_id, "field": field.value, "value": value}
 
 
-@app.delete("/users/<user_id>/cart/items/<item_id>", summary="Take an item out of the cart", tags=TAGS)
+@app.delete(
+    "/users/<user_id>/cart/items/<item_id>",
+    summary="Take an item out of the cart",
+    tags=TAGS,
+    responses=NO_CONTENT,
+)
 def delete_item(user_id: UserId, item_id: Item) -> Response[Any]:
     default_table().delete_item(user_id, item_id)
     return Response(status_code=HTTPStatus.NO_CONTENT)

@@ -12,7 +12,7 @@ from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 from pydantic import AwareDatetime
 
-from common.api import create_resolver, json_response
+from common.api import CREATED, create_resolver, json_response
 from common.tokens import decode_token, encode_token
 from models.devices import logs
 from models.devices.exceptions import DeviceLogsUnavailableError, LogConflictError, LogNotFoundError
@@ -52,7 +52,12 @@ def _unavailable(exc: DeviceLogsUnavailableError) -> Response[Any]:
     return json_response(HTTPStatus.SERVICE_UNAVAILABLE, {"message": "device logs are unavailable, retry"})
 
 
-@app.post("/devices/<device_id>/logs", summary="Record a device log", tags=["device logs"])
+@app.post(
+    "/devices/<device_id>/logs",
+    summary="Record a device log",
+    tags=["device logs"],
+    responses={**CREATED, 409: {"description": "the device already has a log at this created_at"}},
+)
 def post_log(device_id: DeviceId, body: Annotated[LogIn, Body()]) -> Response[Any]:
     table = default_table()
     retention = int(os.environ.get(logs.RETENTION_ENV, DEFAULT_RETENTION_DAYS))

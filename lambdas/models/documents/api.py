@@ -10,7 +10,7 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
-from common.api import create_resolver, json_response
+from common.api import CREATED_OR_REPLACED, NO_CONTENT, create_resolver, json_response
 from common.tokens import decode_token, encode_token
 from models.documents import service
 from models.documents.bodies import default_bodies
@@ -45,7 +45,10 @@ def _unavailable(exc: DocumentsUnavailableError) -> Response[Any]:
 
 
 @app.put(
-    "/users/<user_id>/documents/<report_id>", summary="Store a document (large bodies go to S3)", tags=TAGS
+    "/users/<user_id>/documents/<report_id>",
+    summary="Store a document (large bodies go to S3)",
+    tags=TAGS,
+    responses=CREATED_OR_REPLACED,
 )
 def put_document(user_id: UserId, report_id: Report, body: Annotated[DocumentIn, Body()]) -> Response[Any]:
     today = datetime.now(UTC).date()
@@ -82,7 +85,12 @@ def patch_document(
     return service.patch_document(default_table(), user_id, report_id, body).to_json()
 
 
-@app.delete("/users/<user_id>/documents/<report_id>", summary="Delete a document and its body", tags=TAGS)
+@app.delete(
+    "/users/<user_id>/documents/<report_id>",
+    summary="Delete a document and its body",
+    tags=TAGS,
+    responses=NO_CONTENT,
+)
 def delete_document(user_id: UserId, report_id: Report) -> Response[Any]:
     service.delete_document(default_table(), default_bodies(), user_id, report_id)
     return Response(status_code=HTTPStatus.NO_CONTENT)

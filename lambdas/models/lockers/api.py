@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
-from common.api import create_resolver, json_response
+from common.api import CREATED_OR_REPLACED, NO_CONTENT, create_resolver, json_response
 from common.tokens import decode_token, encode_token
 from models.lockers.exceptions import LockerConflictError, LockerNotFoundError, LockersUnavailableError
 from models.lockers.models import Location, Locker, LockerId, LockerIn, area_prefix
@@ -58,14 +58,16 @@ def get_locker(locker_id: Id) -> dict[str, Any]:
     return default_table().get(locker_id).to_json()
 
 
-@app.put("/lockers/<locker_id>", summary="Add, change or move a locker", tags=TAGS)
+@app.put(
+    "/lockers/<locker_id>", summary="Add, change or move a locker", tags=TAGS, responses=CREATED_OR_REPLACED
+)
 def put_locker(locker_id: Id, body: Annotated[LockerIn, Body()]) -> Response[Any]:
     locker = Locker(locker_id, body.state, body.location, body.name, body.address)
     created = default_table().put(locker)
     return json_response(HTTPStatus.CREATED if created else HTTPStatus.OK, locker.to_json())
 
 
-@app.delete("/lockers/<locker_id>", summary="Remove a locker", tags=TAGS)
+@app.delete("/lockers/<locker_id>", summary="Remove a locker", tags=TAGS, responses=NO_CONTENT)
 def delete_locker(locker_id: Id) -> Response[Any]:
     default_table().delete(locker_id)
     return Response(status_code=HTTPStatus.NO_CONTENT)

@@ -13,7 +13,7 @@ from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
 from common import index_search
-from common.api import create_resolver, json_response
+from common.api import CREATED, create_resolver, json_response
 from models.listing import Limit, NextToken, bounds, just_before
 from models.orders import service
 from models.orders.exceptions import CustomerNotFoundError, OrderExistsError, OrderNotFoundError
@@ -76,7 +76,11 @@ def search_orders(
     return index_search.search_page(request, SCOPE, limit, next_, explain)
 
 
-@app.post("/orders", summary="Place an order: the order and the customer's summary in one transaction")
+@app.post(
+    "/orders",
+    summary="Place an order: the order and the customer's summary in one transaction",
+    responses={**CREATED, 409: {"description": "an order with this OrderId exists"}},
+)
 def place_order(order: Annotated[NewOrder, Body()]) -> Response[Any]:
     return json_response(HTTPStatus.CREATED, service.place_order(repository(), order))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 from typing import Annotated, Any
 
@@ -10,7 +11,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 from pydantic import BaseModel
 
 from common.api import create_resolver
-from tests.support.lambda_runtime import FakeContext, api_event
+from tests.support.lambda_runtime import FakeContext, api_event, status_and_body
 
 
 class Greeting(BaseModel):
@@ -57,3 +58,20 @@ def test_unknown_routes_are_404_json() -> None:
     response = app.resolve(api_event("GET", "/nowhere"), FakeContext())
     assert response["statusCode"] == 404
     assert json.loads(response["body"]) == {"message": "no route for GET /nowhere"}
+
+
+def test_a_body_that_is_not_utf8_is_a_400_naming_the_body_not_a_crash() -> None:
+    """Found by fuzzing: a binary body escaped validation as UnicodeDecodeError (API Gateway: 502)."""
+    event = api_event("POST", "/greetings", body=base64.b64encode(b'{"name": "\xff\xfe"}').decode())
+    event["isBase64Encoded"] = True
+    status, body = status_and_body(app.resolve(event, FakeContext()))
+    assert status == 400
+    assert body["errors"] == [{"field": "body", "in": "body", "message": "is not UTF-8 (JSON must be)"}]
+
+
+def test_a_multipart_form_is_refused_as_unsupported_media() -> None:
+    """Found by fuzzing: Powertools read a multipart form as fields; no tatami route takes a form."""
+    form = '--b\r\nContent-Disposition: form-data; name="name"\r\n\r\ntatami\r\n--b--\r\n'
+    status, body = _post(form, "multipart/form-data; boundary=b")
+    assert status == 415
+    assert body["errors"][0]["field"] == "Content-Type"

@@ -1,0 +1,140 @@
+"""Injected faults, for the tests that prove nothing is lost or doubled: throttling, transient server
+errors and a process killed in the middle of its work.
+
+Faults enter through botocore's event system, so the code under test is the code that ships: a
+`before-send` handler answers a chosen share of calls with the error response the service would send
+(HTTP 400 `ProvisionedThroughputExceededException` or `ThrottlingException`, HTTP 500
+`InternalServerError`), which the SDK's own retry logic then sees exactly as it would see AWS's; an
+`after-call` handler can SIGKILL the process after its Nth successful call (a crash with some
+effects made and others not). `install(plan)` hooks every client the process creates from then on
+(Powertools and boto3's default session included); a local cloud passes a plan to a function's
+workers in the TATAMI_FAULTS variable (`LocalCloudConfig.faults`).
+
+>>> install(FaultPlan(rate=0.3, operations=("dynamodb.UpdateItem",), seed=7))  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import os
+import random
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from botocore.awsrequest import AWSResponse
+
+FAULTS_ENV = "TATAMI_FAULTS"
+THROTTLING = ("ProvisionedThroughputExceededException", "ThrottlingException")
+_STATUS = {"InternalServerError": 500, "ServiceUnavailable": 503}
+
+
+@dataclass(frozen=True)
+class FaultPlan:
+    """Which calls fail and how; `operations` like "dynamodb.BatchWriteItem", or a whole service like
+    "dynamodb" (empty: every call)."""
+
+    rate: float = 0.0  # share of matching calls answered with one of `errors`
+    errors: tuple[str, ...] = (*THROTTLING, "InternalServerError")
+    operations: tuple[str, ...] = ()
+    crash_after: int | None = None  # SIGKILL this process after this many matching calls succeeded
+    seed: int = 0
+
+    def to_json(self) -> str:
+        return json.dumps(dataclasses.asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> FaultPlan:
+        fields: dict[str, Any] = json.loads(text)
+        fields["errors"], fields["operations"] = tuple(fields["errors"]), tuple(fields["operations"])
+        return cls(**fields)
+
+
+class FaultInjector:
+    """Counts what it injected; thread-safe (clients are shared by threads)."""
+
+    def __init__(self, plan: FaultPlan) -> None:
+        self.plan = plan
+        self.injected: dict[str, int] = {}
+        self.succeeded = 0
+        self._rng = random.Random(plan.seed)
+        self._lock = threading.Lock()
+
+    def attach(self, events: Any) -> None:
+        events.register("before-send", self._before_send)
+        events.register("after-call", self._after_call)
+
+    def _matches(self, event_name: str) -> bool:
+        # before-send.dynamodb.UpdateItem / after-call.dynamodb.UpdateItem
+        _, service, operation = event_name.split(".", 2)
+        wanted = self.plan.operations
+        return not wanted or service in wanted or f"{service}.{operation}" in wanted
+
+    def _before_send(self, request: Any, event_name: str, **_: Any) -> AWSResponse | None:
+        if not self._matches(event_name):
+            return None
+        with self._lock:
+            if self._rng.random() >= self.plan.rate:
+                return None
+            error = self._rng.choice(self.plan.errors)
+            self.injected[error] = self.injected.get(error, 0) + 1
+        # One line per fault, so a test (and a reader of the local cloud's log) sees what was injected.
+        sys.stderr.write(f"tatami faults: injected {error} into {event_name.split('.', 1)[1]}\n")
+        return _error_response(request.url, error)
+
+    def _after_call(self, event_name: str, http_response: Any, **_: Any) -> None:
+        if self.plan.crash_after is None or not self._matches(event_name):
+            return
+        if http_response is not None and http_response.status_code < 300:
+            with self._lock:
+                self.succeeded += 1
+                crash = self.succeeded >= self.plan.crash_after
+            if crash:
+                sys.stderr.write(f"tatami faults: killed after {self.succeeded} calls\n")
+                sys.stderr.flush()
+                os.kill(os.getpid(), signal.SIGKILL)
+
+
+def install(plan: FaultPlan) -> FaultInjector:
+    """Inject `plan` into every botocore client this process creates from now on."""
+    # botocore is imported here, not at the top: a sandboxed worker installs faults after its import
+    # path became the function's, so the botocore patched is the one its handler will use.
+    import botocore.session
+
+    injector = FaultInjector(plan)
+    create_client = botocore.session.Session.create_client
+
+    def create_faulty_client(self: botocore.session.Session, *args: Any, **kwargs: Any) -> Any:
+        client = create_client(self, *args, **kwargs)
+        injector.attach(client.meta.events)
+        return client
+
+    botocore.session.Session.create_client = create_faulty_client
+    return injector
+
+
+def install_from_environment() -> FaultInjector | None:
+    """What a local worker calls at start: the plan in TATAMI_FAULTS, if any (the variable is removed,
+    as the handler would not see it in Lambda)."""
+    text = os.environ.pop(FAULTS_ENV, "")
+    return install(FaultPlan.from_json(text)) if text else None
+
+
+class _Body(io.BytesIO):
+    def stream(self, **_: Any) -> Iterator[bytes]:
+        yield self.getvalue()
+
+
+def _error_response(url: str, error: str) -> AWSResponse:
+    from botocore.awsrequest import AWSResponse
+
+    """The JSON-protocol error response DynamoDB (and the other JSON services) send for `error`."""
+    body = json.dumps({"__type": f"com.amazonaws.dynamodb.v20120810#{error}", "message": "injected fault"})
+    headers = {"x-amzn-RequestId": "injected", "Content-Type": "application/x-amz-json-1.0"}
+    return AWSResponse(url, _STATUS.get(error, 400), headers, _Body(body.encode()))

@@ -1,0 +1,93 @@
+"""Property-based fuzzing of every operation of the OpenAPI document, on the app's local cloud.
+
+schemathesis (settings and the checks left out, with reasons: `schemathesis.toml`) reads the
+document the API serves, so a new route or parameter is fuzzed without a line here. The checks: no
+5xx, status codes, content types and bodies the document declares. `make test` runs a bounded seeded
+pass (FUZZ_EXAMPLES per operation, 5 by default); `make fuzz` a longer one with the coverage phase's
+boundary cases (FUZZ_PHASES).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tatami.local import engines
+from tatami.local.cloud import LocalCloud
+
+REPO = Path(__file__).resolve().parents[3]
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "5"))
+# `make test` leaves out the coverage phase (2,400 boundary cases, two to three minutes here);
+# the unit tests of the gateway and of common/api.py keep its findings fixed.
+PHASES = os.environ.get("FUZZ_PHASES", "examples,fuzzing")
+# Failures found in a service another issue is rewriting, reported to it; delete an entry with its fix.
+KNOWN: dict[tuple[str, str], str] = {
+    ("ST101", "PUT /places/{id}"): "issue 17: a latitude under 1E-130 in magnitude (e.g. 2.2250738585e-313) "
+    "reaches boto3's DynamoDB decimal context, which traps Underflow: 502",
+    ("ST103", "PUT /places/{id}"): "the same 502",
+    ("ST101", "GET /places/search"): "issue 17: latitude_min=2e-313, the same Underflow: 502",
+    ("ST103", "GET /places/search"): "the same 502",
+}
+
+
+@pytest.fixture(scope="module")
+def fuzzed_cloud(app_cloud: LocalCloud, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCloud]:
+    """The app on a local cloud of its own (app_cloud's assembly): what fuzzing writes stays there."""
+    config = dataclasses.replace(
+        app_cloud.config,
+        api_port=engines.free_port(),
+        dynamodb_port=engines.free_port(),
+        moto_port=engines.free_port(),
+        work_dir=tmp_path_factory.mktemp("fuzzed"),
+    )
+    cloud = LocalCloud(config).start()
+    yield cloud
+    cloud.stop()
+
+
+def test_every_operation_holds_under_fuzzing(fuzzed_cloud: LocalCloud, tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    run = subprocess.run(
+        [
+            str(Path(sys.executable).with_name("st")),
+            "run",
+            f"{fuzzed_cloud.api_url}/openapi.json",
+            f"--max-examples={EXAMPLES}",
+            f"--phases={PHASES}",
+            "--no-color",
+            "--report=json",
+            f"--report-json-path={report}",
+        ],
+        cwd=REPO,  # schemathesis.toml
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
+    summary = json.loads(report.read_text())
+    known, new = _split(summary["failures"])
+    print(f"fuzz: {summary['operations']}, {summary['test_cases']}; known: {known}")
+    # An operation that errored for the API (a request timed out: a hang) fails too; schemathesis's
+    # own "Runtime Error" (seen once on a loaded machine, not reproduced alone) is only reported.
+    api_errors = [error for error in summary["errors"] if error["title"] != "Runtime Error"]
+    assert summary["operations"]["total"] > 0 and not api_errors, summary["errors"]
+    assert not new, f"{new}\n{run.stdout[-12000:]}"
+
+
+def _split(failures: list[dict[str, Any]]) -> tuple[list[str], list[dict[str, Any]]]:
+    """Failures of the KNOWN list (as text) and every other one."""
+    known, new = [], []
+    for failure in failures:
+        keys = [(failure["code"], operation) for operation in failure["operations"]]
+        if all(key in KNOWN for key in keys):
+            known += [f"{code} {operation}: {KNOWN[code, operation]}" for code, operation in keys]
+        else:
+            new.append(failure)
+    return known, new

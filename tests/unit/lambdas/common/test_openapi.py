@@ -1,0 +1,59 @@
+"""lambdas/common/openapi.py: the document declares what every route answers (found by fuzzing:
+132 status codes the document did not declare)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from common.openapi import ERROR_SCHEMA_NAME, conventional_responses
+
+POWERTOOLS_422 = {
+    "description": "Validation Error",
+    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/HTTPValidationError"}}},
+}
+ERROR_CONTENT = {"application/json": {"schema": {"$ref": f"#/components/schemas/{ERROR_SCHEMA_NAME}"}}}
+
+
+def _document(**operations: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "paths": {f"/{name}": {"put": operation} for name, operation in operations.items()},
+        "components": {"schemas": {"HTTPValidationError": {}, "ValidationError": {}}},
+    }
+
+
+def _responses(document: dict[str, Any], name: str) -> dict[str, Any]:
+    return dict(conventional_responses(document)["paths"][f"/{name}"]["put"]["responses"])
+
+
+def test_powertools_422_becomes_our_400_with_the_error_schema() -> None:
+    document = _document(q={"parameters": [{"in": "query", "name": "q"}], "responses": {422: POWERTOOLS_422}})
+    fixed = conventional_responses(document)
+    responses = fixed["paths"]["/q"]["put"]["responses"]
+    assert sorted(responses) == ["400", "414"]
+    assert responses["400"]["content"] == ERROR_CONTENT
+    assert "HTTPValidationError" not in fixed["components"]["schemas"]
+    assert fixed["components"]["schemas"][ERROR_SCHEMA_NAME]["required"] == ["message"]
+
+
+def test_path_parameters_can_be_404_and_bodies_413_or_415() -> None:
+    operation = {
+        "parameters": [{"in": "path", "name": "id"}],
+        "requestBody": {"content": {}},
+        "responses": {"200": {"description": "ok"}},
+    }
+    assert sorted(_responses(_document(item=operation), "item")) == ["200", "400", "404", "413", "414", "415"]
+
+
+def test_a_service_own_422_and_descriptions_are_kept_and_get_the_error_shape() -> None:
+    operation = {
+        "parameters": [{"in": "query", "name": "q"}],
+        "responses": {"400": {"description": "mine"}, "422": {"description": "key reused"}},
+    }
+    responses = _responses(_document(op=operation), "op")
+    assert responses["400"]["description"] == "mine"
+    assert responses["422"] == {"description": "key reused", "content": ERROR_CONTENT}
+
+
+def test_a_204_declares_no_content() -> None:
+    operation = {"responses": {"204": {"description": "removed", "content": {"application/json": {}}}}}
+    assert _responses(_document(gone=operation), "gone")["204"] == {"description": "removed"}

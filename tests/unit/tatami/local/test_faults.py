@@ -1,0 +1,36 @@
+"""tatami/local/faults.py: injected errors go through the SDK's own retries, as AWS's would."""
+
+from __future__ import annotations
+
+import boto3
+import pytest
+from botocore.config import Config
+
+from tatami.local import faults
+from tatami.local.faults import FaultPlan
+
+
+def test_a_plan_survives_its_trip_through_the_environment() -> None:
+    plan = FaultPlan(rate=0.25, operations=("dynamodb.UpdateItem",), crash_after=3, seed=9)
+    assert FaultPlan.from_json(plan.to_json()) == plan
+
+
+def test_injected_throttling_is_retried_by_botocore_then_raised(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(
+        faults.botocore.session.Session, "create_client", faults.botocore.session.Session.create_client
+    )
+    injector = faults.install(FaultPlan(rate=1.0, errors=("ThrottlingException",), operations=("dynamodb",)))
+    client = boto3.client(
+        "dynamodb",
+        endpoint_url="http://127.0.0.1:9",  # never reached: every call is answered by the injector
+        region_name="us-east-1",
+        aws_access_key_id="k",
+        aws_secret_access_key="s",
+        config=Config(retries={"mode": "standard", "max_attempts": 3}),
+    )
+    with pytest.raises(client.exceptions.ClientError) as raised:
+        client.list_tables()
+    assert raised.value.response["Error"]["Code"] == "ThrottlingException"
+    retries = raised.value.response["ResponseMetadata"]["RetryAttempts"]
+    assert retries >= 2
+    assert injector.injected == {"ThrottlingException": retries + 1}  # each try, each retry injected
