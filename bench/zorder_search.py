@@ -63,7 +63,8 @@ def summary(runs: list[Run]) -> dict[str, Any]:
 
 def print_table(summaries: dict[str, dict[str, Any]]) -> None:
     print(
-        f"{'':36s}{'boxes':>6s} | {'read / returned':>17s} | {'Query calls':>22s} | {'RCU':>26s} | {'latency ms':>15s}"
+        f"{'':36s}{'boxes':>6s} | {'read / returned':>17s} | {'Query calls':>22s} | "
+        f"{'RCU':>26s} | {'latency ms':>15s}"
     )
     print(
         f"{'':42s} | {'median':>8s}{'p95':>9s} | {'median':>6s}{'p95':>7s}{'total':>9s} | "
