@@ -16,7 +16,7 @@ from tatami.capacity.render import ChartUnavailableError, render, write_csv, wri
 from tatami.capacity.report import Report
 from tatami.capacity.workloads import Setting
 
-__all__ = ["Output", "setting_from", "show", "table_options"]
+__all__ = ["Output", "setting_from", "show", "table_options", "write_files"]
 
 
 @dataclass(frozen=True)
@@ -107,6 +107,11 @@ def _pair(text: str, option: str, default: float | None) -> tuple[float, Any]:
 def show(report: Report, output: Output) -> None:
     """Print the report; write the chart and the rows when asked."""
     click.echo(render(report))
+    write_files(report, output)
+
+
+def write_files(report: Report, output: Output) -> None:
+    """Write the per-second rows and the chart when asked (the chart needs matplotlib)."""
     if output.csv:
         click.echo(f"per-second rows: {write_csv(report, output.csv)}")
     if output.png:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +16,7 @@ from typing import Any
 
 import boto3
 
-from tatami.local import engines, provision
+from tatami.local import engines, provision, traffic
 from tatami.local.api_gateway import ApiGateway
 from tatami.local.assembly import Assembly, FunctionSpec, StreamMappingSpec, load_assembly
 from tatami.local.delivery import BatchDelivery, MappingStats
@@ -111,6 +112,11 @@ class LocalCloud:
     def moto_endpoint(self) -> str:
         return f"http://127.0.0.1:{self.config.moto_port}"
 
+    @property
+    def traffic_dir(self) -> Path:
+        """Where this session records its DynamoDB traffic (`tatami local insights` reads it)."""
+        return traffic.session_directory(self.config.work_dir, os.getpid())
+
     def client(self, service: str) -> Any:
         """A boto3 client for the local endpoint of `service` (DynamoDB Local or moto)."""
         endpoint = self.dynamodb_endpoint if service.startswith("dynamodb") else self.moto_endpoint
@@ -121,7 +127,12 @@ class LocalCloud:
     def target(self) -> Target:
         """This cloud as a CLI target, so sample loaders share the CLI's code path."""
         return Target(
-            "local", self.outputs, self.dynamodb_endpoint, self.moto_endpoint, {"api_url": self.api_url}
+            "local",
+            self.outputs,
+            self.dynamodb_endpoint,
+            self.moto_endpoint,
+            {"api_url": self.api_url},
+            traffic_dir=self.traffic_dir,
         )
 
     def invoke(self, function_id: str, event: dict[str, Any], timeout: float | None = None) -> Invocation:
@@ -192,7 +203,9 @@ class LocalCloud:
         except UnresolvableError as exc:
             raise UnresolvableError(f"environment of function {spec.logical_id}: {exc}") from None
         function_arn = self.resolver.get_att(spec.logical_id, "Arn")
-        return function_environment(spec, declared, function_arn, self.dynamodb_endpoint, self.moto_endpoint)
+        return function_environment(
+            spec, declared, function_arn, self.dynamodb_endpoint, self.moto_endpoint, self.traffic_dir
+        )
 
     def _start_api(self) -> None:
         routes = RouteTable(route for stack in self.assembly.stacks for route in read_routes(stack))

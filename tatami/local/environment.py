@@ -9,7 +9,9 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
+from pathlib import Path
 
+from tatami.local import traffic
 from tatami.local.assembly import FunctionSpec
 from tatami.local.engines import LOCAL_CREDENTIALS
 from tatami.local.intrinsics import LOCAL_REGION
@@ -21,8 +23,13 @@ def function_environment(
     function_arn: str,
     dynamodb_endpoint: str,
     moto_endpoint: str,
+    traffic_dir: Path | None = None,
 ) -> dict[str, str]:
-    """Lambda's reserved variables win over the template's, which win over the base."""
+    """Lambda's reserved variables win over the template's, which win over the base.
+
+    With `traffic_dir`, the worker records the function's DynamoDB traffic there (`traffic.ENV`,
+    which the worker removes before the handler sees its environment).
+    """
     sys_path = [str(spec.code_dir), *(str(folder / "python") for folder in spec.layer_dirs)]
     runtime = {
         "AWS_LAMBDA_FUNCTION_NAME": spec.name,
@@ -54,4 +61,6 @@ def function_environment(
         # X-Ray has no daemon locally; Powertools' tracer would fail to find a segment.
         "POWERTOOLS_TRACE_DISABLED": "true",
     }
+    if traffic_dir is not None:
+        runtime[traffic.ENV] = str(traffic_dir)
     return {**base, **declared, **runtime}

@@ -18,6 +18,8 @@ import time
 import traceback
 from typing import Any
 
+from tatami.local import traffic  # standard library only until install_from_environment() runs
+
 
 class LambdaContext:
     """The attributes and method of Lambda's Python context object."""
@@ -84,6 +86,7 @@ def main() -> None:
     replies = os.fdopen(os.dup(1), "w", buffering=1)
     os.dup2(2, 1)
     sys.path[:0] = json.loads(os.environ.pop("TATAMI_SYS_PATH"))
+    traffic.install_from_environment()  # before the handler creates any DynamoDB client
     handler, init_error = _load_handler()
     replies.write(json.dumps({"ready": init_error is None}) + "\n")
     for line in sys.stdin:
