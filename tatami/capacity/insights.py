@@ -57,7 +57,7 @@ def describe(insights: Insights, top: int = 5, tables: int = 12) -> str:
     """The hottest keys per table or index, then the replay's table, sparklines and verdict."""
     lines = [
         f"{insights.calls:,} calls over {insights.seconds / 60:,.1f} min from {', '.join(insights.sources)}",
-        f"hottest keys (units used; peak: the key's busiest second; flags: the replay at {insights.scale:g}x):",
+        f"hottest keys (units used; peak: busiest second; flags: the replay at {insights.scale:g}x):",
     ]
     flags = flagged_keys(insights)
     ranked = sorted(insights.stats.items(), key=lambda item: -sum(entry.units for entry in item[1]))
