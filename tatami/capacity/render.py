@@ -14,6 +14,7 @@ __all__ = ["ChartUnavailableError", "partition_table", "render", "sparkline", "w
 BARS = " ▁▂▃▄▅▆▇█"
 WIDTH = 60
 PNG_PARTITIONS = 8  # the busiest partitions drawn one by one
+SPARKLINES = 6  # key spaces shown as sparklines, the most throttled first
 
 
 class ChartUnavailableError(RuntimeError):
@@ -37,7 +38,7 @@ def sparkline(values: Sequence[float], width: int = WIDTH, top: float | None = N
 def partition_table(report: Report, limit: int = 20) -> str:
     """The busiest partitions first: keys, hottest key, accepted and throttled units, peak."""
     header = (
-        f"{'partition':22} {'keys':>5} {'hottest key':24} {'share':>6} "
+        f"{'partition':40} {'keys':>6} {'hottest key':24} {'share':>6} "
         f"{'units/s':>8} {'peak/s':>8} {'throttled':>10} {'thr. s':>7}"
     )
     lines = [header]
@@ -45,7 +46,7 @@ def partition_table(report: Report, limit: int = 20) -> str:
     ordered = sorted(report.partitions, key=lambda line: (-line.throttled, -line.accepted))
     for line in ordered[:limit]:
         lines.append(
-            f"{line.name[-22:]:22} {line.keys:>5} {line.top_key[:24]:24} {line.top_share:>6.0%} "
+            f"{_short(line.name, 40):40} {line.keys:>6,} {line.top_key[:24]:24} {line.top_share:>6.0%} "
             f"{line.accepted / seconds:>8,.0f} {line.peak:>8,.0f} {line.throttled:>10,.0f} "
             f"{line.throttled_seconds:>7,}"
         )
@@ -54,23 +55,41 @@ def partition_table(report: Report, limit: int = 20) -> str:
     return "\n".join(lines)
 
 
-def render(report: Report) -> str:
-    """Everything a terminal shows of a run: what ran, the table, the sparklines, the verdict."""
+def _short(text: str, width: int) -> str:
+    return text if len(text) <= width else "…" + text[-(width - 1) :]
+
+
+def render(report: Report, spaces: int = SPARKLINES) -> str:
+    """What a terminal shows of a run: what ran, the partition table, sparklines, the verdict."""
     lines = [f"{report.workload}: {report.capacity}, {report.seconds:,} s simulated"]
     lines.append(partition_table(report))
-    for space in report.series:
-        accepted = [row[ACC_W] + row[ACC_R] for row in report.series[space]]
-        throttled = [row[THR_W] + row[THR_R] for row in report.series[space]]
-        top = max(max(accepted, default=0.0), max(throttled, default=0.0)) or 1.0
-        peak = max(accepted, default=0.0)
-        lines.append(f"{space[:22]:22} accepted  |{sparkline(accepted, top=top)}| peak {peak:,.0f}/s")
-        lines.append(f"{'':22} throttled |{sparkline(throttled, top=top)}| {sum(throttled):,.0f} units")
-        splits = report.splits.get(space, [])
-        if splits:
-            kinds = sorted({split.reason for split in splits})
-            lines.append(f"{'':22} {len(splits)} splits ({', '.join(kinds)}); first at {splits[0].second} s")
+    busiest = sorted(report.series, key=lambda space: _burden(report.series[space]), reverse=True)
+    for space in busiest[:spaces]:
+        lines += _sparklines(space, report)
+    if len(busiest) > spaces:
+        lines.append(f"... and {len(busiest) - spaces} quieter tables and indexes")
     lines.append(report.verdict)
     return "\n".join(lines)
+
+
+def _burden(rows: Sequence[tuple[float, ...]]) -> tuple[float, float]:
+    return sum(row[THR_W] + row[THR_R] for row in rows), sum(row[ACC_W] + row[ACC_R] for row in rows)
+
+
+def _sparklines(space: str, report: Report) -> list[str]:
+    accepted = [row[ACC_W] + row[ACC_R] for row in report.series[space]]
+    throttled = [row[THR_W] + row[THR_R] for row in report.series[space]]
+    top = max(max(accepted, default=0.0), max(throttled, default=0.0)) or 1.0
+    lines = [
+        f"{space}",
+        f"  accepted  |{sparkline(accepted, top=top)}| peak {max(accepted, default=0.0):,.0f} units/s",
+        f"  throttled |{sparkline(throttled, top=top)}| {sum(throttled):,.0f} units",
+    ]
+    splits = report.splits.get(space, [])
+    if splits:
+        kinds = ", ".join(sorted({split.reason for split in splits}))
+        lines.append(f"  {len(splits)} partition splits ({kinds}), the first after {splits[0].second} s")
+    return lines
 
 
 def write_png(report: Report, path: Path) -> Path:

@@ -51,13 +51,14 @@ class Report:
     duration: float = 0.0  # when the client finished (to the tick)
     verdict: str = ""
 
-    def rate(self, space: str | None = None, column: int = ACC_W) -> list[float]:
-        """A per-second column of one space (default: the table)."""
-        return [row[column] for row in self.series[space or next(iter(self.series))]]
+    def rate(self, column: int = ACC_W) -> list[float]:
+        """One column per second, summed over every key space."""
+        rows = list(self.series.values())
+        return [sum(space[second][column] for space in rows) for second in range(self.seconds)]
 
-    def totals(self, space: str | None = None) -> tuple[float, ...]:
-        rows = self.series[space or next(iter(self.series))]
-        return tuple(sum(row[i] for row in rows) for i in range(7))
+    def totals(self) -> tuple[float, ...]:
+        """Every column summed over the run and every key space."""
+        return tuple(sum(row[i] for rows in self.series.values() for row in rows) for i in range(7))
 
 
 def simulate(workload: Workload, max_seconds: float = 86_400) -> Report:

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
 __all__ = ["verdict"]
 
 DOMINANT = 0.5  # a key with at least this share of its partition's traffic is named as the cause
+SPREAD = 0.1  # when no key has this share, the partition is simply too busy (not a hot key)
 
 
 def verdict(report: Report, scale: float | None = None) -> str:
@@ -48,4 +49,6 @@ def _culprit(line: PartitionLine, kind: str) -> str:
     where = f"{line.name} throttled for {line.throttled_seconds:,} s"
     if line.keys <= 1 or line.top_share >= DOMINANT:
         return f"key {line.top_key} takes {line.top_table_share:.0%} of {kind} on 1 partition ({where})"
-    return f"{where}: {line.keys} keys, the hottest {line.top_key} with {line.top_share:.0%} of its {kind}"
+    if line.top_share < SPREAD:
+        return f"{where}: {line.keys:,} keys, none above {SPREAD:.0%} of its {kind} (the table needs more partitions)"
+    return f"{where}: {line.keys:,} keys, the hottest {line.top_key} with {line.top_share:.0%} of its {kind}"

@@ -58,15 +58,18 @@ class _Log:
     """One process's record file (`<pid>-<source>.jsonl`), appended by any thread."""
 
     def __init__(self, directory: Path, source: str) -> None:
-        directory.mkdir(parents=True, exist_ok=True)
         slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", source)[:60]
+        self.path = directory / f"{os.getpid()}-{slug}.jsonl"
         self.source, self.lock, self.flushed = source, threading.Lock(), time.monotonic()
-        self.file = (directory / f"{os.getpid()}-{slug}.jsonl").open("a", encoding="utf-8")
+        self.file: Any = None  # opened on the first record: a function that never calls DynamoDB leaves none
         atexit.register(self.flush)
 
     def write(self, record: dict[str, Any]) -> None:
         line = json.dumps(record, default=str, separators=(",", ":")) + "\n"
         with self.lock:
+            if self.file is None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self.file = self.path.open("a", encoding="utf-8")
             self.file.write(line)
             if time.monotonic() - self.flushed > FLUSH_SECONDS:
                 self.file.flush()
@@ -74,7 +77,7 @@ class _Log:
 
     def flush(self) -> None:
         with self.lock:
-            if not self.file.closed:
+            if self.file is not None and not self.file.closed:
                 self.file.flush()
 
 
