@@ -50,5 +50,6 @@ def _culprit(line: PartitionLine, kind: str) -> str:
     if line.keys <= 1 or line.top_share >= DOMINANT:
         return f"key {line.top_key} takes {line.top_table_share:.0%} of {kind} on 1 partition ({where})"
     if line.top_share < SPREAD:
-        return f"{where}: {line.keys:,} keys, none above {SPREAD:.0%} of its {kind} (the table needs more partitions)"
+        spread = f"{line.keys:,} keys, none above {SPREAD:.0%} of its {kind}"
+        return f"{where}: {spread} (the table needs more partitions)"
     return f"{where}: {line.keys:,} keys, the hottest {line.top_key} with {line.top_share:.0%} of its {kind}"
