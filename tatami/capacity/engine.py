@@ -65,7 +65,6 @@ class Simulation:
         """Admit up to `count` copies of `request` now; how many were accepted (the rest throttled)."""
         space, key_hash, sort_key, write, read, _, indexes = request
         part = space.cache.get(key_hash) or space.locate(key_hash, sort_key)
-        part.recent.append((key_hash, sort_key, count))
         allowance = part.allowance
         cost = write + read * space.read_cost
         fit = allowance.left / cost
@@ -91,6 +90,7 @@ class Simulation:
 def _take(space: KeySpace, part: Any, request: Request, accepted: int) -> None:
     """Charge the table (and the indexes) for accepted requests and file them."""
     _, key_hash, sort_key, write, read, stored, indexes = request
+    part.recent.append((key_hash, sort_key, accepted))  # the key distribution it served (split points)
     space.table_take(write * accepted, read * accepted)
     part.acc_w += write * accepted
     part.acc_r += read * accepted
@@ -109,7 +109,6 @@ def _index_fit(indexes: tuple[Any, ...], count: int) -> float:
     fit = float(count)
     for space, key_hash, sort_key, write in indexes:
         part = space.locate(key_hash, sort_key)
-        part.recent.append((key_hash, sort_key, count))
         here = min(part.allowance.left / write, space.table_fit(write, 0.0))
         if here + EPSILON < count:
             part.thr_w += write * (count - int(here + EPSILON))
@@ -121,6 +120,7 @@ def _index_fit(indexes: tuple[Any, ...], count: int) -> float:
 def _index_take(indexes: tuple[Any, ...], accepted: int) -> None:
     for space, key_hash, sort_key, write in indexes:
         part = space.locate(key_hash, sort_key)
+        part.recent.append((key_hash, sort_key, accepted))
         part.allowance.left -= write * accepted
         space.table_take(write * accepted, 0.0)
         part.acc_w += write * accepted

@@ -23,7 +23,7 @@ def item_size(item: Mapping[str, Any]) -> int:
     """The size in bytes of an item given as DynamoDB attribute values ({"name": {"S": "..."}}).
 
     >>> item_size({"pk": {"S": "v1#4#8.0.0.0/8"}, "n": {"N": "12345"}, "flag": {"BOOL": True}})
-    32
+    26
     """
     return sum(len(name.encode()) + _value_size(value) for name, value in item.items())
 

@@ -1,7 +1,7 @@
 """Run a workload and say what happened: per second and per partition, and a one-line verdict.
 
 >>> report = simulate(keys_workload("t", keys, Setting()))  # doctest: +SKIP
->>> report.verdict
+>>> report.verdict  # doctest: +SKIP
 'throttles: key 192 takes 41% of writes on 1 partition (P2 throttled 98 s); 360,000 writes in 263 s'
 """
 

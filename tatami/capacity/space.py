@@ -127,6 +127,7 @@ class KeySpace:
         index = self.partitions.index(part)
         child = self._partition(at, now, part.pid)
         part.give_right(child, at)
+        part.used = child.used = part.used / 2  # until the next second tells how the traffic split
         self.partitions.insert(index + 1, child)
         self.lows.insert(index + 1, at)
         self.cache.clear()

@@ -28,7 +28,7 @@ def heat_split_point(part: Partition, limits: Limits) -> Position | None:
     >>> from tatami.capacity.capacity import Allowance
     >>> hot = Partition(0, (0, b""), Allowance(1000))
     >>> hot.recent.extend((h << 32, b"", 1) for h in (5, 1, 4, 2, 3, 6, 2, 5, 1, 6, 3, 4, 1, 5, 2, 6))
-    >>> heat_split_point(hot, Limits()) == (4 << 32, b"")
+    >>> heat_split_point(hot, Limits()) == (3 << 32, b"")
     True
     >>> hot.recent.clear(); hot.recent.extend((7, bytes([n]), 1) for n in range(32))  # sequential
     >>> heat_split_point(hot, Limits()) is None
