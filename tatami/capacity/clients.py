@@ -16,6 +16,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import islice
 
 from tatami.capacity.engine import Request, Simulation
 
@@ -63,11 +64,8 @@ class Loader:
         return min(self._credit, self._max_rate * tick) + self._max_rate * tick
 
     def _fill(self) -> None:
-        while len(self._window) < self._size:
-            request = next(self._pending, None)
-            if request is None:
-                return
-            self._window.append(request)
+        if len(self._window) < self._size:
+            self._window.extend(islice(self._pending, self._size - len(self._window)))
 
 
 class Timed:

@@ -56,7 +56,7 @@ def insights(
         )
     folder = session or traffic.session_directory(DEFAULT_WORK_DIR, state["pid"])
     records, unreadable = read_records(folder) if folder.is_dir() else ([], 0)
-    records = [r for r in records if not tables or any(t in _tables(r) for t in tables)]
+    records = [r for r in records if not tables or any(t in name for t in tables for name in _tables(r))]
     if not records:
         raise click.ClickException(
             f"no DynamoDB traffic recorded in {folder} yet: use the API, then ask again"

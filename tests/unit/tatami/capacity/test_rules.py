@@ -52,7 +52,12 @@ def test_the_hash_is_stable_for_a_seed_and_moves_with_it() -> None:
 
 
 def test_item_sizes_and_units_follow_aws_rules() -> None:
-    item = {"pk": {"S": "v1#4#8.0.0.0/8"}, "n": {"N": "12345"}, "flag": {"BOOL": True}, "m": {"M": {"a": {"S": "xy"}}}}
+    item = {
+        "pk": {"S": "v1#4#8.0.0.0/8"},
+        "n": {"N": "12345"},
+        "flag": {"BOOL": True},
+        "m": {"M": {"a": {"S": "xy"}}},
+    }
     assert item_size(item) == 2 + 14 + 1 + 4 + 4 + 1 + 1 + (3 + 1 + 2 + 1)
     assert [write_units(size) for size in (1, 1024, 1025, 4096)] == [1, 1, 2, 4]
     assert (read_units(4096), read_units(4097), read_units(4097, consistent=True)) == (0.5, 1.0, 2.0)
