@@ -72,13 +72,14 @@ class Capacity:
     def on_demand(
         cls, warm_write: float | None = None, warm_read: float | None = None, limits: Limits | None = None
     ) -> Capacity:
-        """On-demand with this warm throughput; by default a new table's (from `limits`).
+        """On-demand with this warm throughput, never below a new table's (warm throughput only rises).
 
         Given only `warm_write`, reads scale with it as a new table's do (three read units each).
         """
         limits = limits or Limits()
-        write = warm_write or limits.on_demand_write_units
-        read = warm_read or write * limits.on_demand_read_units / limits.on_demand_write_units
+        write = max(warm_write or 0.0, limits.on_demand_write_units)
+        ratio = limits.on_demand_read_units / limits.on_demand_write_units
+        read = max(warm_read or write * ratio, limits.on_demand_read_units)
         return cls(ON_DEMAND, write, read)
 
     @classmethod

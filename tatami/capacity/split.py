@@ -28,7 +28,7 @@ def heat_split_point(part: Partition, limits: Limits) -> Position | None:
     >>> from tatami.capacity.capacity import Allowance
     >>> hot = Partition(0, (0, b""), Allowance(1000))
     >>> hot.recent.extend((h << 32, b"", 1) for h in (5, 1, 4, 2, 3, 6, 2, 5, 1, 6, 3, 4, 1, 5, 2, 6))
-    >>> heat_split_point(hot, Limits()) == (3 << 32, b"")
+    >>> heat_split_point(hot, Limits()) == (4 << 32, b"")
     True
     >>> hot.recent.clear(); hot.recent.extend((7, bytes([n]), 1) for n in range(32))  # sequential
     >>> heat_split_point(hot, Limits()) is None
@@ -56,17 +56,18 @@ def middle_of(low: Position, high: Position) -> Position | None:
 
 
 def _candidates(low: Position, entries: Iterable[tuple[int, bytes, int]]) -> Iterator[Position]:
-    """Split points at the weighted median: first between item collections, then inside one."""
+    """The most balanced split points: first between item collections, then inside one by sort key."""
     ordered = sorted(entries)
     total = sum(count for _, _, count in ordered)
-    running = 0
-    for key_hash, sort_key, count in ordered:
-        running += count
-        if 2 * running >= total:
-            for at in ((key_hash, b""), (key_hash, sort_key)):
-                if at > low:
-                    yield at
-            return
+    for boundary in (lambda h, sk: (h, b""), lambda h, sk: (h, sk)):
+        best, best_gap, before, previous = None, total + 1, 0, None
+        for key_hash, sort_key, count in ordered:
+            at = boundary(key_hash, sort_key)
+            if at != previous and at > low and abs(2 * before - total) < best_gap:
+                best, best_gap = at, abs(2 * before - total)  # `before`: the weight left of `at`
+            before, previous = before + count, at
+        if best is not None:
+            yield best
 
 
 def _largest_side(entries: list[tuple[int, bytes, int]], at: Position) -> float:

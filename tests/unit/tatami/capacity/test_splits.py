@@ -61,9 +61,9 @@ def test_random_sort_keys_split_inside_the_item_collection() -> None:
 
 def test_a_partition_past_its_size_limit_splits_at_the_median_of_its_data() -> None:
     limits = Limits.overridden(["partition_bytes=1000000"])  # AWS: 10 GB; 1 MB keeps the test small
-    table = KeySpace("t", Capacity.on_demand(warm_write=1000), limits)
-    requests = [(table, key_hash(f"k{n}"), b"", 1.0, 0.0, 1000, ()) for n in range(3000)]
+    table = KeySpace("t", Capacity.on_demand(), limits)
+    requests = [(table, key_hash(f"k{n}"), b"", 1.0, 0.0, 1000, ()) for n in range(8000)]
     Simulation([table]).run(Loader(requests))
     assert {split.reason for split in table.splits} == {"size"}
     assert all(part.stored <= 1_000_000 for part in table.partitions)
-    assert len(table.partitions) >= 3
+    assert len(table.partitions) >= 8  # 8 MB in partitions of at most 1 MB
