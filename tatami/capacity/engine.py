@@ -69,9 +69,10 @@ class Simulation:
         cost = write + read * space.read_cost
         fit = allowance.left / cost
         by_table = False
-        if fit + EPSILON >= 1:
+        if fit + EPSILON >= 1:  # the partition has room: ask the table (and the indexes)
             table = space.table_fit(write, read)
-            by_table, fit = table < fit, min(fit, table)
+            if table < fit:
+                by_table, fit = True, table
             if indexes:
                 fit = min(fit, _index_fit(indexes, count))
         accepted = count if fit + EPSILON >= count else int(fit + EPSILON)

@@ -83,7 +83,10 @@ class LoadResult:
 
 @functools.cache
 def dataset(one_key: bool = False, items: int = DATASET_ITEMS) -> tuple[tuple[str, object], ...]:
-    """(partition key, sort key) of every item, in file order: /8 by /8, addresses ascending."""
+    """(partition key, sort key) of every item, in file order: /8 by /8, addresses ascending.
+
+    The sort key is the range's first address as 4 big-endian bytes, as the IP loader writes it.
+    """
     with PER_8.open(newline="") as source:
         counts = {int(row["first_octet"]): int(row["ranges"]) for row in csv.DictReader(source)}
     total = sum(counts.values())
@@ -91,7 +94,8 @@ def dataset(one_key: bool = False, items: int = DATASET_ITEMS) -> tuple[tuple[st
     for octet in sorted(counts):
         share = max(1, round(counts[octet] * items / total))
         step = (1 << 24) // share
-        keys += [("0" if one_key else str(octet), (octet << 24) + i * step) for i in range(share)]
+        pk = "0" if one_key else str(octet)
+        keys += [(pk, ((octet << 24) + i * step).to_bytes(4, "big")) for i in range(share)]
     return tuple(keys)
 
 

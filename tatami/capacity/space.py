@@ -83,6 +83,9 @@ class KeySpace:
 
     def table_fit(self, write: float, read: float) -> float:
         """How many requests of `write` and `read` units the table-level allowance still admits."""
+        if len(self.table) == 1:  # on-demand: one allowance (the common case, kept short)
+            allowance, write_cost, read_cost = self.table[0]
+            return allowance.left / (write * write_cost + read * read_cost)
         fit = math.inf
         for allowance, write_cost, read_cost in self.table:
             cost = write * write_cost + read * read_cost
