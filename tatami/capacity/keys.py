@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-import struct
-from decimal import Decimal
+from decimal import Context, Decimal
 
 __all__ = ["HASH_SPACE", "Position", "key_hash", "sort_bytes"]
 
@@ -21,6 +20,7 @@ Position = tuple[int, bytes]  # (hash of the partition key, sort key bytes; b"" 
 
 _INT_BYTES = 17  # two's-complement offset of 136 bits: IPv6 addresses (2^128) and negatives fit
 _INT_OFFSET = 1 << (8 * _INT_BYTES - 1)
+_EXACT = Context(prec=2000)
 
 
 def key_hash(partition_key: str, seed: int = 0) -> int:
@@ -49,7 +49,7 @@ def sort_bytes(value: object) -> bytes:
     if isinstance(value, bool):
         raise TypeError("a sort key is a string, a number or binary, not a boolean")
     if isinstance(value, int):
-        return b"\x01" + (value + _INT_OFFSET).to_bytes(_INT_BYTES, "big") + b"\x00" * 8
+        return b"\x01" + (value + _INT_OFFSET).to_bytes(_INT_BYTES, "big")
     if isinstance(value, float | Decimal):
         return _number_bytes(value)
     if isinstance(value, str):
@@ -60,7 +60,9 @@ def sort_bytes(value: object) -> bytes:
 
 
 def _number_bytes(value: float | Decimal) -> bytes:
-    """A non-integral number: its integer part, then its fraction as an order-preserving double."""
-    whole = math.floor(value)
-    fraction = float(value - whole)  # in [0, 1): non-negative, so its IEEE bits sort as unsigned
-    return b"\x01" + (whole + _INT_OFFSET).to_bytes(_INT_BYTES, "big") + struct.pack(">d", fraction)
+    """A number: its integer part, then the exact digits of its fraction (digits sort as they compare)."""
+    exact = Decimal(value)
+    whole = math.floor(exact)
+    fraction = _EXACT.subtract(exact, Decimal(whole))  # a double's expansion has at most ~1,100 digits
+    digits = format(fraction, "f")[2:].rstrip("0") if fraction else ""
+    return b"\x01" + (whole + _INT_OFFSET).to_bytes(_INT_BYTES, "big") + digits.encode()
