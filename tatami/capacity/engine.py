@@ -83,6 +83,7 @@ class Simulation:
             refused = count - accepted
             part.thr_w += write * refused
             part.thr_r += read * refused
+            part.thr_req += refused
             space.thr_req += refused
             space.thr_table += refused if by_table else 0
         return accepted
@@ -95,6 +96,7 @@ def _take(space: KeySpace, part: Any, request: Request, accepted: int) -> None:
     space.table_take(write * accepted, read * accepted)
     part.acc_w += write * accepted
     part.acc_r += read * accepted
+    part.acc_req += accepted
     space.acc_req += accepted
     if stored:
         part.stored += stored * accepted
@@ -113,6 +115,7 @@ def _index_fit(indexes: tuple[Any, ...], count: int) -> float:
         here = min(part.allowance.left / write, space.table_fit(write, 0.0))
         if here + EPSILON < count:
             part.thr_w += write * (count - int(here + EPSILON))
+            part.thr_req += count - int(here + EPSILON)
             space.thr_req += count - int(here + EPSILON)
         fit = min(fit, here)
     return fit
@@ -125,4 +128,5 @@ def _index_take(indexes: tuple[Any, ...], accepted: int) -> None:
         part.allowance.left -= write * accepted
         space.table_take(write * accepted, 0.0)
         part.acc_w += write * accepted
+        part.acc_req += accepted
         space.acc_req += accepted

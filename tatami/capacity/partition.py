@@ -24,6 +24,7 @@ class Partition:
 
     __slots__ = (
         "acc_r",
+        "acc_req",
         "acc_w",
         "allowance",
         "born",
@@ -39,6 +40,7 @@ class Partition:
         "streak",
         "stride",
         "thr_r",
+        "thr_req",
         "thr_w",
         "used",
     )
@@ -48,7 +50,9 @@ class Partition:
     ) -> None:
         self.pid, self.low, self.allowance, self.born, self.parent = pid, low, allowance, born, parent
         self.acc_w = self.thr_w = self.acc_r = self.thr_r = 0.0  # units in the current second
-        self.series: dict[int, tuple[float, float, float, float]] = {}  # second -> accepted/throttled W, R
+        self.acc_req = self.thr_req = 0  # requests in the current second
+        # second -> units accepted and throttled (writes, reads), requests accepted and throttled
+        self.series: dict[int, tuple[float, ...]] = {}
         self.recent: deque[tuple[int, bytes, int]] = deque(maxlen=RECENT)  # (hash, sort key, requests)
         self.streak = 0  # consecutive seconds near or over the limit
         self.used = 0.0  # write units used in the last closed second
@@ -62,8 +66,9 @@ class Partition:
         used = self.used = self.acc_w + self.acc_r * read_cost
         throttled = self.thr_w + self.thr_r
         if used or throttled:
-            self.series[second] = (self.acc_w, self.thr_w, self.acc_r, self.thr_r)
+            self.series[second] = (self.acc_w, self.thr_w, self.acc_r, self.thr_r, self.acc_req, self.thr_req)
             self.acc_w = self.thr_w = self.acc_r = self.thr_r = 0.0
+            self.acc_req = self.thr_req = 0
         return used, throttled
 
     def keep_sample(self, position: Position) -> None:

@@ -14,6 +14,14 @@ __all__ = ["ChartUnavailableError", "partition_table", "render", "sparkline", "w
 BARS = " ▁▂▃▄▅▆▇█"
 WIDTH = 60
 PNG_PARTITIONS = 8  # the busiest partitions drawn one by one
+CSV_COLUMNS = (
+    "accepted_write_units",
+    "throttled_write_units",
+    "accepted_read_units",
+    "throttled_read_units",
+    "accepted_requests",
+    "throttled_requests",
+)
 SPARKLINES = 6  # key spaces shown as sparklines, the most throttled first
 
 
@@ -110,7 +118,7 @@ def write_png(report: Report, path: Path) -> Path:
         total.plot(seconds, [row[THR_W] + row[THR_R] for row in rows], ":", label=f"{space} throttled")
     busiest = sorted(report.partitions, key=lambda line: -(line.accepted + line.throttled))[:PNG_PARTITIONS]
     for line in busiest:
-        accepted = [sum(line.series.get(second, (0.0,) * 4)[::2]) for second in seconds]
+        accepted = [sum(line.series.get(second, (0.0,) * 6)[0:4:2]) for second in seconds]
         parts.plot(seconds, accepted, linewidth=0.8, label=f"{line.name} ({line.top_key[:16]})")
     total.set_ylabel("units / s, in total")
     parts.set_ylabel("units / s, per partition")
@@ -125,15 +133,13 @@ def write_png(report: Report, path: Path) -> Path:
 
 
 def write_csv(report: Report, path: Path) -> Path:
-    """Accepted and throttled units per second, per partition and in total, as CSV rows."""
+    """Units and requests, accepted and throttled, per second: per partition and in total."""
     with path.open("w", newline="") as out:
         writer = csv.writer(out)
-        writer.writerow(
-            ["second", "partition", "accepted_write", "throttled_write", "accepted_read", "throttled_read"]
-        )
+        writer.writerow(["second", "partition", *CSV_COLUMNS])
         for space, rows in report.series.items():
             for second, row in enumerate(rows):
-                writer.writerow([second, f"{space}/total", *row[:4]])
+                writer.writerow([second, f"{space}/total", *row[:6]])
         for line in report.partitions:
             for second, row in sorted(line.series.items()):
                 writer.writerow([second, line.name, *row])

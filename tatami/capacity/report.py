@@ -32,7 +32,7 @@ class PartitionLine:
     throttled: float
     peak: float  # most units accepted in one second
     throttled_seconds: int
-    series: dict[int, tuple[float, float, float, float]]  # second -> accepted/throttled W, R units
+    series: dict[int, tuple[float, ...]]  # second -> units accepted/throttled (W, R), requests too
 
     @property
     def name(self) -> str:
