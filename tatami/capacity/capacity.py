@@ -1,4 +1,4 @@
-"""A table's (or a global secondary index's) capacity settings, and the buckets that enforce them.
+"""A table's (or a global secondary index's) capacity settings, and the allowances that enforce them.
 
 Two modes, as DynamoDB has them:
 
@@ -9,9 +9,11 @@ Two modes, as DynamoDB has them:
   to 300 s; a new table has saved none unless `idle_seconds` says it sat unused before the load).
 
 Either way the table starts with enough partitions for its throughput: `ceil(WCU/1000 + RCU/3000)`
-for provisioned capacity (AWS's former published rule) and `ceil(max(W/1000, R/3000))` for warm
-throughput, whose read and write values are alternatives (4,000 W or 12,000 R: four partitions,
-exactly what seed 003 says of a new on-demand table).
+for provisioned capacity (the rule AWS published in GuidelinesForTables.html#GuidelinesForTables
+.Partitions; the seed: 10,000 WCU need "at least 10 partitions") and `ceil(max(W/1000, R/3000))`
+for warm throughput, whose read and write values are alternatives (AWS: "4,000 write request units
+or 12,000 read request units, or a linear combination of both": four partitions, exactly what seed
+003 says of a new on-demand table).
 """
 
 from __future__ import annotations

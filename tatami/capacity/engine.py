@@ -3,7 +3,8 @@
 Time advances in ticks of `tick` seconds; each tick the client offers requests (`clients`), and
 each request is admitted when its partition, its table and every index it writes have allowance
 left. A write whose index partition cannot take it is throttled on the base table too (GSI back
-pressure, AWS: "If the GSI doesn't have enough capacity ... DynamoDB throttles writes to the base
+pressure, docs.aws.amazon.com/amazondynamodb/latest/developerguide/gsi-throttling.html: "If a GSI
+doesn't have sufficient capacity to handle these updates, DynamoDB throttles writes to the base
 table"). Every second each key space closes its accounts and splits what must split.
 
 A *request* is a plain tuple, built by `workloads`: (space, key hash, sort key bytes, write units,
