@@ -56,7 +56,7 @@ def flagged_keys(insights: Insights) -> dict[tuple[str, str], str]:
 def describe(insights: Insights, top: int = 5, tables: int = 12) -> str:
     """The hottest keys per table or index, then the replay's table, sparklines and verdict."""
     lines = [
-        f"{insights.calls:,} calls over {insights.seconds / 60:,.1f} min from {', '.join(insights.sources)}",
+        f"{insights.calls:,} calls over {insights.seconds / 60:,.1f} min from {_sources(insights.sources)}",
         f"hottest keys (units used; peak: busiest second; flags: the replay at {insights.scale:g}x):",
     ]
     flags = flagged_keys(insights)
@@ -76,3 +76,9 @@ def describe(insights: Insights, top: int = 5, tables: int = 12) -> str:
     lines.append("")
     lines.append(render(insights.report))
     return "\n".join(lines)
+
+
+def _sources(sources: list[str]) -> str:
+    functions = [source for source in sources if not source.startswith("tatami")]
+    others = [source for source in sources if source.startswith("tatami")]
+    return ", ".join([f"{len(functions)} functions", *others]) if functions else ", ".join(others)

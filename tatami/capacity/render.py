@@ -44,10 +44,10 @@ def sparkline(values: Sequence[float], width: int = WIDTH, top: float | None = N
 
 
 def partition_table(report: Report, limit: int = 20) -> str:
-    """The busiest partitions first: keys, hottest key, accepted and throttled units, peak."""
+    """The most throttled partitions first: keys, hottest key, units, peak share of the allowance."""
     header = (
         f"{'partition':40} {'keys':>6} {'hottest key':24} {'share':>6} "
-        f"{'units/s':>8} {'peak/s':>8} {'throttled':>10} {'thr. s':>7}"
+        f"{'units/s':>8} {'peak':>6} {'throttled':>10} {'thr. s':>7}"
     )
     lines = [header]
     seconds = max(report.seconds, 1)
@@ -55,7 +55,7 @@ def partition_table(report: Report, limit: int = 20) -> str:
     for line in ordered[:limit]:
         lines.append(
             f"{_short(line.name, 40):40} {line.keys:>6,} {line.top_key[:24]:24} {line.top_share:>6.0%} "
-            f"{line.accepted / seconds:>8,.0f} {line.peak:>8,.0f} {line.throttled:>10,.0f} "
+            f"{line.accepted / seconds:>8,.0f} {line.peak:>6.0%} {line.throttled:>10,.0f} "
             f"{line.throttled_seconds:>7,}"
         )
     if len(ordered) > limit:

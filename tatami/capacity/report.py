@@ -30,7 +30,7 @@ class PartitionLine:
     top_table_share: float  # ... and of the units offered to the whole table or index
     accepted: float  # write + read units accepted
     throttled: float
-    peak: float  # most units accepted in one second
+    peak: float  # the largest share of its per-second allowance it used (1.0: all of it)
     throttled_seconds: int
     series: dict[int, tuple[float, ...]]  # second -> units accepted/throttled (W, R), requests too
 
@@ -97,6 +97,7 @@ def _lines(space: KeySpace, workload: Workload) -> list[PartitionLine]:
         if name == space.name:
             per_partition[space.locate(hashed, b"").pid][hashed] += units
     space_total = sum(sum(keys.values()) for keys in per_partition.values()) or 1.0
+    allowance = space.limits.partition_write_units * space.window
     lines = []
     for part in space.partitions:
         keys = per_partition[part.pid]
@@ -114,7 +115,7 @@ def _lines(space: KeySpace, workload: Workload) -> list[PartitionLine]:
                 top_units / space_total,
                 sum(row[ACC_W] + row[ACC_R] for row in rows),
                 sum(row[THR_W] + row[THR_R] for row in rows),
-                max((row[ACC_W] + row[ACC_R] for row in rows), default=0.0),
+                max((row[ACC_W] + row[ACC_R] * space.read_cost for row in rows), default=0.0) / allowance,
                 sum(1 for row in rows if row[THR_W] or row[THR_R]),
                 dict(part.series),
             )

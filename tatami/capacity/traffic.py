@@ -61,7 +61,7 @@ def _keys(key_schema: list[dict[str, str]]) -> tuple[str, str | None]:
 def label(value: Any) -> str:
     """An attribute value as a key label: S and N as they are, B as hex."""
     if value is None:
-        return "(not in the request)"
+        return "(scan, or a key not in the request)"
     ((kind, data),) = value.items()
     return base64.b64decode(data).hex() if kind == "B" else str(data)
 

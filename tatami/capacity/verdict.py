@@ -33,7 +33,7 @@ def verdict(report: Report, scale: float | None = None) -> str:
         key, share = report.hottest
         peak = max((line.peak for line in report.partitions), default=0.0)
         return (
-            f"{prefix}no throttling: {pace}; busiest partition peaked at {peak:,.0f} units/s; "
+            f"{prefix}no throttling: {pace}; the busiest partition used {peak:.0%} of its allowance; "
             f"hottest key {key} takes {share:.0%} of {kind}"
         )
     worst = max(throttled, key=lambda line: (line.throttled_seconds, line.throttled))
