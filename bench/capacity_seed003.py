@@ -45,9 +45,16 @@ def main() -> None:
         durations = statistics.median(run.report.duration for run in runs)
         spread = f"{percentile(figures, 0.1):,.0f}-{percentile(figures, 0.9):,.0f}"
         error = median / load.seed_figure - 1
-        print(f"{load.name:34} {load.seed_figure:>7,.0f} {median:>7,.0f} {spread:>13} {error:>+7.1%} {durations:>8.0f}")
+        figures_text = f"{load.seed_figure:>7,.0f} {median:>7,.0f} {spread:>13} {error:>+7.1%}"
+        print(f"{load.name:34} {figures_text} {durations:>8.0f}")
         rows.append(
-            {"load": load.name, "seed": load.seed_figure, "median": median, "figures": figures, "error": error}
+            {
+                "load": load.name,
+                "seed": load.seed_figure,
+                "median": median,
+                "figures": figures,
+                "error": error,
+            }
         )
     document = {
         "benchmark": "capacity_seed003",

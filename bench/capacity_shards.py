@@ -61,13 +61,22 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=9)
     args = parser.parse_args()
     header = ["new table", "warm", "warm + 1.5x", "after splits"]
-    print(f"{'shards':>6} {'formula':>8} " + " ".join(f"{name:>13}" for name in header) + "   (increments/s accepted)")
+    print(
+        f"{'shards':>6} {'formula':>8} "
+        + " ".join(f"{name:>13}" for name in header)
+        + "   (increments/s accepted)"
+    )
     rows = []
     for shards in SHARDS:
         point = curve_point(shards, args.seeds)
         rows.append({"shards": shards, "formula": shards * 1000, **point})
         print(f"{shards:>6} {shards * 1000:>8,} " + " ".join(f"{point[name]:>13,.0f}" for name in header))
-    document = {"benchmark": "capacity_shards", "machine": platform.platform(), "seeds": args.seeds, "curve": rows}
+    document = {
+        "benchmark": "capacity_shards",
+        "machine": platform.platform(),
+        "seeds": args.seeds,
+        "curve": rows,
+    }
     RESULTS.parent.mkdir(exist_ok=True)
     RESULTS.write_text(json.dumps(document, indent=2) + "\n")
     print(f"wrote {RESULTS.relative_to(ROOT)}")

@@ -30,9 +30,11 @@ KEYS = 1000
 
 
 def timed(name: str, writes: int, order: str, capacity: Capacity) -> dict[str, object]:
-    keys = [(f"key-{n % KEYS}", n) for n in range(writes)] if order == SHUFFLED else [
-        (f"key-{n * KEYS // writes}", n) for n in range(writes)
-    ]
+    keys = (
+        [(f"key-{n % KEYS}", n) for n in range(writes)]
+        if order == SHUFFLED
+        else [(f"key-{n * KEYS // writes}", n) for n in range(writes)]
+    )
     cpu, wall = time.process_time(), time.perf_counter()
     report = simulate(keys_workload(name, keys, Setting(capacity), 100, order))
     row = {
@@ -42,7 +44,8 @@ def timed(name: str, writes: int, order: str, capacity: Capacity) -> dict[str, o
         "wall_seconds": round(time.perf_counter() - wall, 2),
         "simulated_seconds": round(report.duration, 1),
     }
-    print(f"{name:44} {writes:>10,} {row['cpu_seconds']:>8} {row['wall_seconds']:>8} {row['simulated_seconds']:>10,}")
+    times = f"{row['cpu_seconds']:>8} {row['wall_seconds']:>8} {row['simulated_seconds']:>10,}"
+    print(f"{name:44} {writes:>10,} {times}")
     return row
 
 
@@ -50,7 +53,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--writes", type=int, default=1_000_000)
     args = parser.parse_args()
-    print(f"{'load (workload built and simulated)':44} {'writes':>10} {'cpu s':>8} {'wall s':>8} {'simulated':>10}")
+    columns = f"{'writes':>10} {'cpu s':>8} {'wall s':>8} {'simulated s':>11}"
+    print(f"{'load (workload built and simulated)':44} {columns}")
     rows = [
         timed("1,000 keys shuffled, new on-demand table", args.writes, SHUFFLED, Capacity.on_demand()),
         timed("1,000 keys in file order, new on-demand table", args.writes, FILE_ORDER, Capacity.on_demand()),

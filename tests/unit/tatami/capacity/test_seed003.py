@@ -43,6 +43,11 @@ def test_each_seed_load_comes_out_of_the_model_within_15_percent(
     assert abs(figure / seed_figure - 1) <= TOLERANCE, seed003.table([runs])
 
 
+def test_no_load_is_long_or_hot_enough_to_split(results: list[list[seed003.LoadResult]]) -> None:
+    # So the figures do not depend on the undocumented split-for-heat constants.
+    assert all(run.report.splits["table"] == [] for runs in results for run in runs)
+
+
 def test_one_key_is_held_at_one_partition_and_never_split(results: list[list[seed003.LoadResult]]) -> None:
     (run,) = results[0]
     assert run.report.splits["table"] == []
