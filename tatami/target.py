@@ -6,6 +6,7 @@ how to build boto3 clients. Commands never hard-code a physical name.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
 from infra.constants import STACK_NAME
+from tatami.local import traffic
 from tatami.local.engines import LOCAL_CREDENTIALS
 from tatami.local.intrinsics import LOCAL_REGION
 from tatami.local.state import DEFAULT_WORK_DIR, read_state
@@ -34,6 +36,7 @@ class Target:
     dynamodb_endpoint: str | None = None
     other_endpoint: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    traffic_dir: Path | None = None  # local only: where the local cloud records DynamoDB traffic
 
     @property
     def is_local(self) -> bool:
@@ -51,24 +54,36 @@ class Target:
         if not self.is_local:
             return boto3.client(service, config=CLIENT_CONFIG)
         endpoint = self.dynamodb_endpoint if service.startswith("dynamodb") else self.other_endpoint
-        return boto3.client(
-            service,
-            endpoint_url=endpoint,
-            region_name=LOCAL_REGION,
-            config=CLIENT_CONFIG,
-            **LOCAL_CREDENTIALS,
+        return self.recorded(
+            boto3.client(
+                service,
+                endpoint_url=endpoint,
+                region_name=LOCAL_REGION,
+                config=CLIENT_CONFIG,
+                **LOCAL_CREDENTIALS,
+            )
         )
 
     def resource(self, service: str) -> Any:
         if not self.is_local:
             return boto3.resource(service, config=CLIENT_CONFIG)
-        return boto3.resource(
+        resource = boto3.resource(
             service,
             endpoint_url=self.dynamodb_endpoint,
             region_name=LOCAL_REGION,
             config=CLIENT_CONFIG,
             **LOCAL_CREDENTIALS,
         )
+        self.recorded(resource.meta.client)
+        return resource
+
+    def recorded(self, client: Any) -> Any:
+        """`client`, with its DynamoDB calls recorded for `tatami local insights` (local targets only)."""
+        if self.traffic_dir is not None:
+            traffic.attach(
+                client, self.traffic_dir, " ".join(Path(arg).name for arg in sys.argv[:2]) or "cli"
+            )
+        return client
 
 
 def local_target(work_dir: Path = DEFAULT_WORK_DIR) -> Target:
@@ -81,6 +96,7 @@ def local_target(work_dir: Path = DEFAULT_WORK_DIR) -> Target:
         state["dynamodb_endpoint"],
         state["moto_endpoint"],
         {"api_url": state["api_url"]},
+        traffic_dir=traffic.session_directory(work_dir, state["pid"]),
     )
 
 

@@ -12,6 +12,8 @@ import click
 from tqdm import tqdm
 
 from infra.constants import OUTPUT_IP_RANGES_TABLE
+from tatami.capacity import ip_plan
+from tatami.capacity.capacity import Capacity
 from tatami.ip_loader.clients import loader_client
 from tatami.ip_loader.exceptions import LoadError
 from tatami.ip_loader.load import LoadOptions, LoadSummary, load, prepare
@@ -78,6 +80,8 @@ def load_ip(
         prepared = prepare(files, ipv6_prefix)  # every row is checked before any target is touched
         if dry_run:
             click.echo(f"dry run: {prepared.summary().describe()}; nothing was written")
+            simulated = ip_plan.plan_load_times(prepared.plan, workers)
+            click.echo(ip_plan.summary(simulated, Capacity.on_demand().describe()))
             return
         target = resolve_target(local)
         store = RangesStore(loader_client(target), target.output(OUTPUT_IP_RANGES_TABLE))

@@ -16,6 +16,7 @@ from typing import Any
 
 import click
 
+from tatami.commands.insights import insights
 from tatami.local import engines
 from tatami.local.cloud import LocalCloud, LocalCloudConfig
 from tatami.local.control import ControlServer
@@ -228,3 +229,6 @@ def _running_state() -> dict[str, Any]:
     if not state or state.get("starting"):
         raise click.ClickException("no local cloud runs in this checkout: start one with `make run`")
     return state
+
+
+local.add_command(insights)  # `tatami local insights` lives in tatami/commands/insights.py

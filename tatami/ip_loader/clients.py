@@ -27,10 +27,12 @@ def loader_client(target: Target) -> Any:
     """
     if not target.is_local:
         return boto3.client("dynamodb", config=BULK_CONFIG)
-    return boto3.client(
-        "dynamodb",
-        endpoint_url=target.dynamodb_endpoint,
-        region_name=LOCAL_REGION,
-        config=BULK_CONFIG,
-        **LOCAL_CREDENTIALS,
+    return target.recorded(
+        boto3.client(
+            "dynamodb",
+            endpoint_url=target.dynamodb_endpoint,
+            region_name=LOCAL_REGION,
+            config=BULK_CONFIG,
+            **LOCAL_CREDENTIALS,
+        )
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -17,7 +18,7 @@ from typing import Any, TypeVar
 
 import boto3
 
-from tatami.local import engines, provision
+from tatami.local import engines, provision, traffic
 from tatami.local.api_gateway import ApiGateway
 from tatami.local.assembly import Assembly, FunctionSpec, StreamMappingSpec, load_assembly
 from tatami.local.delivery import BatchDelivery, MappingStats
@@ -135,6 +136,11 @@ class LocalCloud:
     def moto_endpoint(self) -> str:
         return f"http://127.0.0.1:{self.config.moto_port}"
 
+    @property
+    def traffic_dir(self) -> Path:
+        """Where this session records its DynamoDB traffic (`tatami local insights` reads it)."""
+        return traffic.session_directory(self.config.work_dir, os.getpid())
+
     def client(self, service: str) -> Any:
         """A boto3 client for the local endpoint of `service` (DynamoDB Local or moto)."""
         endpoint = self.dynamodb_endpoint if service.startswith("dynamodb") else self.moto_endpoint
@@ -145,7 +151,12 @@ class LocalCloud:
     def target(self) -> Target:
         """This cloud as a CLI target, so sample loaders share the CLI's code path."""
         return Target(
-            "local", self.outputs, self.dynamodb_endpoint, self.moto_endpoint, {"api_url": self.api_url}
+            "local",
+            self.outputs,
+            self.dynamodb_endpoint,
+            self.moto_endpoint,
+            {"api_url": self.api_url},
+            traffic_dir=self.traffic_dir,
         )
 
     def invoke(self, function_id: str, event: dict[str, Any], timeout: float | None = None) -> Invocation:
@@ -217,7 +228,9 @@ class LocalCloud:
         except UnresolvableError as exc:
             raise UnresolvableError(f"environment of function {spec.logical_id}: {exc}") from None
         runtime_file = self.sandbox.runtime_file(spec, self.resolver.get_att(spec.logical_id, "Arn"))
-        env = function_environment(spec, declared, runtime_file, self.dynamodb_endpoint, self.moto_endpoint)
+        env = function_environment(
+            spec, declared, runtime_file, self.dynamodb_endpoint, self.moto_endpoint, self.traffic_dir
+        )
         plans = [plan for prefix, plan in self.config.faults.items() if spec.logical_id.startswith(prefix)]
         return {**env, FAULTS_ENV: plans[0].to_json()} if plans else env
 

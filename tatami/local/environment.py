@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from tatami.local import traffic
 from tatami.local.assembly import FunctionSpec
 from tatami.local.engines import LOCAL_CREDENTIALS
 from tatami.local.intrinsics import LOCAL_REGION
@@ -22,8 +23,13 @@ def function_environment(
     runtime_file: Path,
     dynamodb_endpoint: str,
     moto_endpoint: str,
+    traffic_dir: Path | None = None,
 ) -> dict[str, str]:
-    """Lambda's reserved variables win over the template's, which win over the base."""
+    """Lambda's reserved variables win over the template's, which win over the base.
+
+    With `traffic_dir`, the worker records the function's DynamoDB traffic there (`traffic.ENV`,
+    which the worker removes before the handler sees its environment).
+    """
     runtime = {
         "AWS_LAMBDA_FUNCTION_NAME": spec.name,
         "AWS_LAMBDA_FUNCTION_MEMORY_SIZE": str(spec.memory_mb),
@@ -53,4 +59,6 @@ def function_environment(
         # X-Ray has no daemon locally; Powertools' tracer would fail to find a segment.
         "POWERTOOLS_TRACE_DISABLED": "true",
     }
+    if traffic_dir is not None:
+        runtime[traffic.ENV] = str(traffic_dir)
     return {**base, **declared, **runtime}

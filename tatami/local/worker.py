@@ -21,7 +21,7 @@ import time
 import traceback
 from typing import Any
 
-from tatami.local import faults
+from tatami.local import faults, traffic  # standard library only until they are installed
 from tatami.local.sandbox.enter import enter, max_memory_mb
 
 _function_arn = ""  # this function's ARN, from the runtime file (the handler's environment lacks it)
@@ -107,8 +107,10 @@ def main() -> None:
     os.dup2(2, 1)
     global _function_arn
     _function_arn = enter()["function_arn"]
-    if os.environ.get(faults.FAULTS_ENV):  # the reliability tests' injected faults, on the sandbox's botocore
+    # Both hook the sandbox's botocore, before the handler creates any client.
+    if os.environ.get(faults.FAULTS_ENV):  # the reliability tests' injected faults
         faults.install_from_environment()
+    traffic.install_from_environment()  # the DynamoDB traffic `tatami local insights` replays
     handler, init_error = _load_handler()
     replies.write(json.dumps({"ready": init_error is None}) + "\n")
     for line in sys.stdin:

@@ -1,0 +1,99 @@
+"""One partition: its range of the key space, its allowance, what it served, what it saw lately.
+
+A partition may consume `partition_write_units` in each second (reads cost a third of a unit each:
+AWS's "linear combination of both"); Part 3 of seed 003's series: a request is throttled when its
+partition "has reached its limits during that second". Every second the simulation closes its
+accounts (`close_second`) and renews its allowance.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from tatami.capacity.capacity import Allowance
+from tatami.capacity.keys import Position
+
+__all__ = ["RECENT", "SAMPLE", "Partition"]
+
+RECENT = 256  # accesses a partition remembers to choose a split point (its observed key distribution)
+SAMPLE = 128  # stored positions kept (a systematic sample) to split for size at the median of its data
+
+
+class Partition:
+    """A range of positions from `low` up to the next partition's `low`."""
+
+    __slots__ = (
+        "acc_r",
+        "acc_req",
+        "acc_w",
+        "allowance",
+        "born",
+        "low",
+        "next_sample",
+        "parent",
+        "pid",
+        "recent",
+        "sample",
+        "seen",
+        "series",
+        "stored",
+        "streak",
+        "stride",
+        "thr_r",
+        "thr_req",
+        "thr_w",
+        "used",
+    )
+
+    def __init__(
+        self, pid: int, low: Position, allowance: Allowance, born: float = 0.0, parent: int = -1
+    ) -> None:
+        self.pid, self.low, self.allowance, self.born, self.parent = pid, low, allowance, born, parent
+        self.acc_w = self.thr_w = self.acc_r = self.thr_r = 0.0  # units in the current second
+        self.acc_req = self.thr_req = 0  # requests in the current second
+        # second -> units accepted and throttled (writes, reads), requests accepted and throttled
+        self.series: dict[int, tuple[float, ...]] = {}
+        self.recent: deque[tuple[int, bytes, int]] = deque(maxlen=RECENT)  # (hash, sort key, requests)
+        self.streak = 0  # consecutive seconds near or over the limit
+        self.used = 0.0  # write units used in the last closed second
+        self.stored = 0.0  # bytes written into it (an upper bound: overwrites count again)
+        self.sample: list[Position] = []
+        self.seen = 0  # writes stored
+        self.stride, self.next_sample = 1, 1
+
+    def close_second(self, second: int, read_cost: float) -> tuple[float, float]:
+        """File this second's accounts; (units used in write units, units throttled)."""
+        used = self.used = self.acc_w + self.acc_r * read_cost
+        throttled = self.thr_w + self.thr_r
+        if used or throttled:
+            self.series[second] = (self.acc_w, self.thr_w, self.acc_r, self.thr_r, self.acc_req, self.thr_req)
+            self.acc_w = self.thr_w = self.acc_r = self.thr_r = 0.0
+            self.acc_req = self.thr_req = 0
+        return used, throttled
+
+    def keep_sample(self, position: Position) -> None:
+        """Keep every `stride`-th write's position (the engine calls this when `seen` reaches `next_sample`).
+
+        A systematic sample of the writes in order: when it holds 2 x SAMPLE positions, every other
+        one goes and the stride doubles, so it always spans all the data with SAMPLE-2 x SAMPLE points.
+        """
+        self.sample.append(position)
+        if len(self.sample) >= 2 * SAMPLE:
+            self.sample, self.stride = self.sample[::2], self.stride * 2
+        self.next_sample += self.stride
+
+    def give_right(self, child: Partition, at: Position) -> None:
+        """Hand `child` (the new right half from `at`) its share of what this partition knows."""
+        left = [entry for entry in self.recent if (entry[0], entry[1]) < at]
+        child.recent.extend(entry for entry in self.recent if (entry[0], entry[1]) >= at)
+        self.recent.clear()
+        self.recent.extend(left)
+        if self.sample:
+            moved = [position for position in self.sample if position >= at]
+            share = len(moved) / len(self.sample)
+            child.sample, self.sample = moved, [p for p in self.sample if p < at]
+            child.stored, self.stored = self.stored * share, self.stored * (1 - share)
+            child.seen, self.seen = round(self.seen * share), round(self.seen * (1 - share))
+            child.stride = self.stride
+            child.next_sample, self.next_sample = child.seen + child.stride, self.seen + self.stride
+        self.streak = child.streak = 0

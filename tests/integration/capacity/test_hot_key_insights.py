@@ -1,0 +1,88 @@
+"""The recorder and `tatami local insights` on the app's own traffic: a deliberately hot key is found.
+
+A counter with one shard (1 WCU, no margin: the seed's formula gives 1) and one with 50 shards get the
+same increments through the local API. Every DynamoDB call of the counters' functions is recorded
+by the worker's botocore hook; the insights rank the one shard first, and the replay at 50x (about
+3,000 increments a second on it) flags it: it throttles on its partition in AWS, while the 50
+shards of the other counter do not.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+import requests
+from click.testing import CliRunner
+
+from tatami.capacity.insights import analyse, describe, flagged_keys
+from tatami.capacity.traffic import read_records, schemas_from
+from tatami.capacity.workloads import Setting
+from tatami.commands import insights as insights_command
+from tatami.local.cloud import LocalCloud
+
+INCREMENTS = 120
+
+
+@pytest.fixture(scope="module")
+def hot_and_calm(app_cloud: LocalCloud) -> tuple[str, str]:
+    api = app_cloud.api_url
+    names = ("insights-hot", "insights-calm")
+    for name, target in zip(names, (1, 50_000), strict=True):
+        sizing = {"target_wcu": target, "safety_factor": 1}
+        response = requests.put(f"{api}/counters/{name}", json=sizing, timeout=30)
+        assert response.status_code in (200, 201), response.text
+
+    def cast(name: str) -> None:
+        response = requests.post(f"{api}/counters/{name}/increments", json={"by": 1}, timeout=30)
+        assert response.status_code == 200, response.text
+
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(cast, [name for _ in range(INCREMENTS) for name in names]))
+    return names
+
+
+def test_every_recorded_call_is_on_disk_with_its_consumed_capacity(
+    app_cloud: LocalCloud, hot_and_calm: tuple[str, str]
+) -> None:
+    records, unreadable = read_records(app_cloud.traffic_dir)
+    assert unreadable == 0
+    updates = [r for r in records if r["op"] == "UpdateItem" and "insights-hot#0" in str(r["req"]["Key"])]
+    assert len(updates) == INCREMENTS
+    assert all(r["cc"]["CapacityUnits"] == 1.0 for r in updates)  # computed by DynamoDB Local, AWS's rules
+
+
+def test_the_hot_shard_is_found_and_flagged(app_cloud: LocalCloud, hot_and_calm: tuple[str, str]) -> None:
+    records, _ = read_records(app_cloud.traffic_dir)
+    tables = {
+        entry["TableName"]
+        for r in records
+        for entry in ([r["cc"]] if isinstance(r["cc"], dict) else r["cc"] or [])
+    }
+    found = analyse(records, schemas_from(app_cloud.client("dynamodb"), tables), Setting(), scale=50)
+    shards = next(
+        space for space, keys in found.stats.items() if any(k.key.startswith("insights-") for k in keys)
+    )
+    ranked = [entry.key for entry in found.stats[shards] if entry.key.startswith("insights-")]
+    assert ranked[0] == "insights-hot#0"
+    flags = flagged_keys(found)
+    assert (shards, "insights-hot#0") in flags
+    assert not any(key.startswith("insights-calm") for _, key in flags)
+    print("\n" + describe(found, top=3))
+
+
+def test_the_command_lists_and_flags_it(
+    app_cloud: LocalCloud, hot_and_calm: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state = {"pid": os.getpid(), "dynamodb_endpoint": app_cloud.dynamodb_endpoint}
+    monkeypatch.setattr(insights_command, "read_state", lambda _work_dir: state)
+    monkeypatch.setattr(insights_command, "DEFAULT_WORK_DIR", Path(app_cloud.config.work_dir))
+    result = CliRunner().invoke(
+        insights_command.insights, ["--scale", "50", "--table", "Counters", "--top", "3"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "insights-hot#0" in result.output
+    assert "HOT: throttles at 50x" in result.output
+    assert "at 50x this traffic, throttles" in result.output

@@ -1,0 +1,98 @@
+"""The partition model's documented behaviours, one at a time, on small workloads."""
+
+from __future__ import annotations
+
+from tatami.capacity.capacity import Capacity
+from tatami.capacity.clients import Arrivals, Loader, Timed
+from tatami.capacity.engine import Simulation
+from tatami.capacity.keys import key_hash
+from tatami.capacity.limits import Limits
+from tatami.capacity.space import ACC_R, ACC_W, THR_W, KeySpace
+
+
+def write(space: KeySpace, key: str, units: float = 1.0, sort_key: bytes = b"", indexes: tuple = ()) -> tuple:
+    return (space, key_hash(key), sort_key, units, 0.0, 100, indexes)
+
+
+def read(space: KeySpace, key: str, units: float = 1.0) -> tuple:
+    return (space, key_hash(key), b"", 0.0, units, 0, ())
+
+
+def per_second(space: KeySpace, column: int, seconds: int) -> list[float]:
+    return [space.totals.get(second, (0.0,) * 7)[column] for second in range(seconds)]
+
+
+def test_one_key_takes_1000_writes_a_second_and_no_more() -> None:
+    table = KeySpace("t", Capacity.on_demand(), Limits())
+    sim = Simulation([table])
+    sim.run(Loader([write(table, "hot")] * 5000))
+    assert per_second(table, ACC_W, sim.seconds) == [1000.0] * 5
+    assert sum(len(part.series) for part in table.partitions) == 5  # one partition did it all
+
+
+def test_item_size_rounds_up_so_2_unit_writes_halve_the_rate() -> None:
+    table = KeySpace("t", Capacity.on_demand(), Limits())
+    sim = Simulation([table])
+    sim.run(Loader([write(table, "hot", units=2.0)] * 2000))
+    assert sim.seconds == 4  # 500 items a second
+
+
+def test_reads_and_writes_share_a_partition_as_a_linear_combination() -> None:
+    table = KeySpace("t", Capacity.on_demand(), Limits())
+    offered = [(0.0, write(table, "k"), 600), (0.0, read(table, "k"), 3000)]
+    Simulation([table]).run(Timed(offered))
+    accepted_w, accepted_r = table.totals[0][ACC_W], table.totals[0][ACC_R]
+    assert accepted_w == 600
+    assert accepted_r == 1200  # 600 W + 1,200 R / 3 = one partition's second
+
+
+def test_new_on_demand_table_serves_4000_writes_a_second_over_many_keys() -> None:
+    table = KeySpace("t", Capacity.on_demand(), Limits())
+    choices = [write(table, f"k{i}") for i in range(1000)]
+    sim = Simulation([table])
+    sim.run(Arrivals(choices, rate=10_000, seconds=5))
+    accepted = per_second(table, ACC_W, sim.seconds)
+    assert len(table.partitions) == 4
+    assert all(3800 <= value <= 4000 for value in accepted[:5]), accepted
+
+
+def test_on_demand_allowance_doubles_a_peak_once_it_is_old_enough() -> None:
+    limits = Limits.overridden(["on_demand_peak_seconds=60"])  # AWS: 30 minutes; shortened to run fast
+    table = KeySpace("t", Capacity.on_demand(limits=limits), limits)
+    choices = [write(table, f"k{i}") for i in range(400)]
+    sim = Simulation([table])
+    sim.run(Arrivals(choices, rate=9000, seconds=150))
+    accepted = per_second(table, ACC_W, sim.seconds)
+    assert max(accepted[:120]) <= 4000
+    assert min(accepted[125:150]) > 7000  # twice the first minute's ~3,900, once it is 60 s old
+    assert len(table.partitions) >= 8
+    assert {split.reason for split in table.splits} == {"throughput"}
+
+
+def test_provisioned_burst_capacity_absorbs_a_spike_for_as_long_as_it_saved() -> None:
+    # re:Post's example: 150 units unused for 300 s save 45,000; a load of 200 lasts 45,000 / 50 = 900 s.
+    table = KeySpace("t", Capacity.provisioned(150, 1, idle_seconds=300), Limits())
+    choices = [write(table, f"k{i}") for i in range(100)]
+    sim = Simulation([table])
+    sim.run(Arrivals(choices, rate=200, seconds=1000))
+    accepted = per_second(table, ACC_W, sim.seconds)
+    assert sum(accepted[:890]) / 890 > 199
+    assert sum(accepted[910:1000]) / 90 < 151
+
+
+def test_a_hot_index_key_throttles_the_base_tables_writes() -> None:
+    table = KeySpace("t", Capacity.on_demand(), Limits())
+    index = KeySpace("t status", Capacity.on_demand(), Limits())
+    gsi_write = ((index, key_hash("PENDING"), b"", 1.0),)
+    requests = [write(table, f"order-{i}", indexes=gsi_write) for i in range(3000)]
+    sim = Simulation([table, index])
+    sim.run(Loader(requests))
+    assert sim.seconds == 3  # every order spreads over the table, but all share one index key
+    assert per_second(table, ACC_W, sim.seconds) == [1000.0] * 3
+    assert index.totals[0][THR_W] > 0
+
+
+def test_provisioned_table_partitions_follow_the_published_rule() -> None:
+    assert Capacity.provisioned(10_000, 1).partitions(Limits()) == 11
+    assert Capacity.provisioned(3_000, 3_000).partitions(Limits()) == 4
+    assert Capacity.on_demand(warm_write=20_000).partitions(Limits()) == 20
