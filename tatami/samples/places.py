@@ -9,6 +9,7 @@ is (``stats.index_lag_seconds``) until it has.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +24,7 @@ from zindex.dynamodb import IndexRepository
 if TYPE_CHECKING:
     from tatami.local.cloud import LocalCloud
     from tatami.local.samples import Progress
+    from tatami.target import Target
 
 NAME = "places"
 MIN_POPULATION = 15000
@@ -58,7 +60,9 @@ def indexed(repository: IndexRepository) -> int:
     return int(repository.get_status().get("entries#all", 0))
 
 
-def wait_until_indexed(repository: IndexRepository, expected: int, log: Any, started: float) -> int:
+def wait_until_indexed(
+    repository: IndexRepository, expected: int, log: Callable[[str], None], started: float
+) -> int:
     """Poll the maintainer's count until it reaches ``expected`` (or INDEX_TIMEOUT); returns the count."""
     last_said = 0.0
     while (found := indexed(repository)) < expected and time.monotonic() - started < INDEX_TIMEOUT:
@@ -69,29 +73,45 @@ def wait_until_indexed(repository: IndexRepository, expected: int, log: Any, sta
     return found
 
 
-def load(cloud: LocalCloud, progress: Progress) -> str:
-    """Write the cities, wait for the maintainer to index them, build the statistics; returns a summary.
-
-    >>> load(cloud, lambda done, total: None)  # doctest: +SKIP
-    '34,006 places written in 14 s; indexed 34,006 by the stream maintainer 16 s after the first write ...'
-    """
-    target = cloud.target()
+def load_and_index(
+    target: Target, log: Callable[[str], None], progress: Progress = lambda d, t: None
+) -> dict[str, float]:
+    """Write the cities as the sample writes them and wait until the maintainer has indexed them all:
+    ``{"items", "write_seconds", "indexed_seconds"}`` (both counted from the first write)."""
     table = IndexedTable.from_json(target.output(OUTPUT_PLACES_ZINDEX))
-    client = target.client("dynamodb")
-    repository = IndexRepository(table, client)
-    if repository.get_statistics():
-        return "already loaded (statistics present)"
+    dynamodb = target.client("dynamodb")
     places, started = rows(), time.monotonic()
-    writer, written = PlacesTable(table.table, client), 0
+    writer, written = PlacesTable(table.table, dynamodb), 0
     for i in range(0, len(places), CHUNK):
         written += writer.write_many(places[i : i + CHUNK])
         progress(written, len(places))
     wrote = time.monotonic() - started
-    found = wait_until_indexed(repository, written, lambda line: cloud.log.write("samples", line), started)
-    caught_up = time.monotonic() - started
+    found = wait_until_indexed(IndexRepository(table, dynamodb), written, log, started)
+    return {
+        "items": written,
+        "entries": found,
+        "write_seconds": wrote,
+        "indexed_seconds": time.monotonic() - started,
+    }
+
+
+def load(cloud: LocalCloud, progress: Progress) -> str:
+    """Write the cities, wait for the maintainer to index them, build the statistics; returns a summary.
+
+    >>> load(cloud, lambda done, total: None)  # doctest: +SKIP
+    '34,006 places written in 14 s; fully indexed (34,006 entries) by the stream maintainer 18 s after ...'
+    """
+    target = cloud.target()
+    repository = IndexRepository(
+        IndexedTable.from_json(target.output(OUTPUT_PLACES_ZINDEX)), target.client("dynamodb")
+    )
+    if repository.get_statistics():
+        return "already loaded (statistics present)"
+    times = load_and_index(target, lambda line: cloud.log.write("samples", line), progress)
     stats = analyze(repository)
+    wrote, indexed = times["write_seconds"], times["indexed_seconds"]
     return (
-        f"{written:,} places written in {wrote:.0f} s; fully indexed ({found:,} entries) by the stream "
-        f"maintainer {caught_up:.0f} s after the first write ({caught_up / max(wrote, 1e-9):.1f}x the write "
-        f"time); statistics of {len(stats['entries'])} indexes stored"
+        f"{times['items']:,} places written in {wrote:.0f} s; fully indexed ({times['entries']:,} entries) "
+        f"by the stream maintainer {indexed:.0f} s after the first write ({indexed / max(wrote, 1e-9):.1f}x "
+        f"the write time); statistics of {len(stats['entries'])} indexes stored"
     )

@@ -254,7 +254,7 @@ def _index_to_dict(index: Index) -> dict[str, Any]:
 
 
 def _index_from_dict(data: Mapping[str, Any]) -> Index:
-    fields = {
+    fields: dict[str, Any] = {
         k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k not in ("kind", "encodings")
     }
     if data["kind"] == "sorted":

@@ -16,9 +16,9 @@ def test_a_plan_survives_its_trip_through_the_environment() -> None:
 
 
 def test_injected_throttling_is_retried_by_botocore_then_raised(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(
-        faults.botocore.session.Session, "create_client", faults.botocore.session.Session.create_client
-    )
+    import botocore.session  # faults.install patches it; the monkeypatch restores it afterwards
+
+    monkeypatch.setattr(botocore.session.Session, "create_client", botocore.session.Session.create_client)
     injector = faults.install(FaultPlan(rate=1.0, errors=("ThrottlingException",), operations=("dynamodb",)))
     client = boto3.client(
         "dynamodb",
