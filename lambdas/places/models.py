@@ -8,6 +8,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from places.schema import MAX_POPULATION
+from zindex.dynamojson import storable
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"  # ids starting with '_' are reserved (statistics)
 DEFAULT_LIMIT = 100
@@ -41,11 +42,12 @@ class PlaceIn(BaseModel):
     country: Annotated[str | None, Field(pattern=r"^[A-Z]{2}$", description="ISO 3166-1 alpha-2 code")] = None
 
     def attributes(self) -> dict[str, Any]:
-        """The item's attributes, numbers as DynamoDB decimals (through their shortest repr)."""
+        """The item's attributes, numbers as DynamoDB decimals (through their shortest repr; a
+        coordinate closer to 0 than DynamoDB's smallest number, 1E-130, is stored as 0)."""
         return {
             "name": self.name,
-            "latitude": Decimal(repr(self.latitude)),
-            "longitude": Decimal(repr(self.longitude)),
+            "latitude": storable(Decimal(repr(self.latitude))),
+            "longitude": storable(Decimal(repr(self.longitude))),
             "population": self.population,
             "country": self.country,
         }

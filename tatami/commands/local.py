@@ -211,7 +211,8 @@ def fire(rule: str) -> None:
     "--iam-report", is_flag=True, help="Per function: the actions it used, and those granted but never used."
 )
 def status(iam_report: bool) -> None:
-    """Say whether a local cloud runs here, where, and its stack outputs; clear a crashed run's state."""
+    """Say whether a local cloud runs here, where, its stack outputs and each stream trigger's backlog
+    (records not yet delivered: an index maintainer still catching up); clear a crashed run's state."""
     stale = stale_state(WORK_DIR)
     if stale is not None:
         raise click.ClickException(describe_stale(WORK_DIR, stale))
@@ -221,7 +222,18 @@ def status(iam_report: bool) -> None:
         except FileNotFoundError as exc:
             raise click.ClickException(str(exc)) from None
         return
-    click.echo(json.dumps(_running_state(), indent=2))
+    state = _running_state()
+    click.echo(json.dumps({**state, "streams": _streams(state)}, indent=2))
+
+
+def _streams(state: dict[str, Any]) -> dict[str, Any]:
+    """Each stream trigger's backlog (records not yet delivered) and deliveries, from the running cloud."""
+    try:
+        with urllib.request.urlopen(f"{state['control_url']}/streams", timeout=60) as response:
+            found: dict[str, Any] = json.loads(response.read())
+    except (OSError, KeyError, ValueError) as exc:
+        return {"unavailable": str(exc)}
+    return found
 
 
 def _running_state() -> dict[str, Any]:

@@ -12,7 +12,7 @@ import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -158,6 +158,17 @@ class LocalCloud:
             {"api_url": self.api_url},
             traffic_dir=self.traffic_dir,
         )
+
+    def stream_status(self) -> dict[str, dict[str, Any]]:
+        """Per stream trigger: its function, what it delivered, and the records still waiting for it."""
+        return {
+            poller.spec.logical_id: {
+                "function": poller.spec.function_id,
+                "backlog_records": poller.backlog(),
+                **asdict(self.stream_stats.get(poller.spec.logical_id, MappingStats())),
+            }
+            for poller in self.pollers
+        }
 
     def invoke(self, function_id: str, event: dict[str, Any], timeout: float | None = None) -> Invocation:
         return self.pools[function_id].invoke(event, timeout)

@@ -1,4 +1,5 @@
-"""A loopback control endpoint of the running local cloud, for `tatami local fire RULE`."""
+"""A loopback control endpoint of the running local cloud: `tatami local fire RULE` runs a scheduled
+rule now; `tatami local status` reads each stream trigger's backlog (GET /streams)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,9 @@ def _handler(cloud: LocalCloud) -> type[BaseHTTPRequestHandler]:
             self._reply(404, {"message": f"no control route {self.path}"})
 
         def do_GET(self) -> None:
+            if self.path.rstrip("/") == "/streams":
+                self._reply(200, cloud.stream_status())
+                return
             rules = [{"logical_id": r.logical_id, "schedule": r.schedule} for r in cloud.assembly.rules]
             self._reply(
                 200, {"rules": rules, "stream_stats": {k: asdict(v) for k, v in cloud.stream_stats.items()}}

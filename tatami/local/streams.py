@@ -61,6 +61,31 @@ class StreamPoller:
         self._stop.set()
         self._thread.join(timeout=10)
 
+    def backlog(self) -> int:
+        """Records this mapping has not delivered yet: those buffered, and those the stream holds after
+        the last one read (counted on demand, with iterators of their own: the poller is untouched)."""
+        pending = 0
+        for shard in list(self.shards.values()):
+            pending += len(shard.buffer)
+            if shard.closed and shard.iterator is None:
+                continue
+            position: dict[str, str] = {"ShardIteratorType": "TRIM_HORIZON"}
+            if shard.last_sequence:
+                position = {
+                    "ShardIteratorType": "AFTER_SEQUENCE_NUMBER",
+                    "SequenceNumber": shard.last_sequence,
+                }
+            iterator = self.client.get_shard_iterator(
+                StreamArn=self.stream_arn, ShardId=shard.shard_id, **position
+            )["ShardIterator"]
+            while iterator:
+                records = (response := self.client.get_records(ShardIterator=iterator, Limit=1000))["Records"]
+                if not records:
+                    break
+                pending += len(records)
+                iterator = response.get("NextShardIterator")
+        return pending
+
     def _run(self) -> None:
         last_refresh = time.monotonic()
         while not self._stop.is_set():
@@ -114,19 +139,21 @@ class StreamPoller:
             self.client.exceptions.TrimmedDataAccessException,
             self.client.exceptions.ExpiredIteratorException,
         ):
-            position = {"ShardIteratorType": "TRIM_HORIZON"}
-            if shard.last_sequence:
-                position = {
-                    "ShardIteratorType": "AFTER_SEQUENCE_NUMBER",
-                    "SequenceNumber": shard.last_sequence,
-                }
-            shard.iterator = self.client.get_shard_iterator(
-                StreamArn=self.stream_arn, ShardId=shard.shard_id, **position
-            )["ShardIterator"]
+            shard.iterator = self._iterator_after_last_read(shard)
             response = self.client.get_records(ShardIterator=shard.iterator, Limit=1000)
         if response.get("Records"):
             shard.last_sequence = response["Records"][-1]["dynamodb"]["SequenceNumber"]
         return response
+
+    def _iterator_after_last_read(self, shard: _Shard) -> str:
+        """A new iterator right after the last record read from ``shard`` (its start if none was)."""
+        position = {"ShardIteratorType": "TRIM_HORIZON"}
+        if shard.last_sequence:
+            position = {"ShardIteratorType": "AFTER_SEQUENCE_NUMBER", "SequenceNumber": shard.last_sequence}
+        iterator: str = self.client.get_shard_iterator(
+            StreamArn=self.stream_arn, ShardId=shard.shard_id, **position
+        )["ShardIterator"]
+        return iterator
 
     def _buffer(self, shard: _Shard, raw_records: list[dict[str, Any]]) -> None:
         for raw in raw_records:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 from pathlib import Path
 
 import pytest
@@ -35,6 +36,8 @@ def test_fire_runs_a_scheduled_rule_of_the_running_cloud(
     assert ": ok " in fired.output and "ticked" in fired.output
     assert unknown.exit_code == 1 and "no rule matches 'NoSuchRule'" in unknown.output
     assert probe_cloud.api_url in status.output
+    streams = json.loads(status.output)["streams"]  # each stream trigger's backlog, from the running cloud
+    assert streams and all(s["backlog_records"] >= 0 and "records_delivered" in s for s in streams.values())
 
 
 def test_commands_without_a_running_cloud_say_how_to_start_one(

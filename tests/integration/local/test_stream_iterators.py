@@ -4,6 +4,7 @@ The poller must re-open it and deliver every record, once."""
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import Any
 
@@ -68,3 +69,31 @@ def test_records_of_two_streamed_tables_reach_their_pollers(dynamodb_local: str)
         for poller in pollers:
             poller.stop()
     assert received == {"A": ["a0", "a1", "a2"], "B": ["b0", "b1", "b2"]}
+
+
+def test_the_backlog_counts_what_the_trigger_has_not_delivered(dynamodb_local: str) -> None:
+    """What `tatami local status` reports per stream trigger: records buffered or still in the stream."""
+    client = engines.dynamodb_client(dynamodb_local)
+    streams = engines.boto3.client(
+        "dynamodbstreams", endpoint_url=dynamodb_local, region_name="us-east-1", **engines.LOCAL_CREDENTIALS
+    )
+    arn = _streamed_table(client, "Iter-Backlog")
+    delivered: list[int] = []
+
+    def invoke(event: dict[str, Any]) -> Invocation:
+        delivered.append(len(event["Records"]))
+        return Invocation("id", True)
+
+    spec = dataclasses.replace(SPEC, batch_size=10)
+    delivery = BatchDelivery(spec, "arn", invoke, lambda _m: None, MappingStats(), lambda _l: None)
+    poller = StreamPoller(spec, streams, arn, delivery)  # not started: polled by hand below
+    poller._refresh_shards("TRIM_HORIZON")
+    for n in range(25):
+        client.put_item(TableName="Iter-Backlog", Item={"id": {"S": f"k{n}"}})
+    assert poller.backlog() == 25
+    (shard,) = poller.shards.values()
+    assert poller._poll(shard) and delivered == [10]  # one batch delivered, 15 read into the buffer
+    assert poller.backlog() == 15
+    while poller._poll(shard):
+        pass
+    assert sum(delivered) == 25 and poller.backlog() == 0

@@ -11,7 +11,9 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
-__all__ = ["to_item", "to_python", "to_wire", "to_wire_item"]
+__all__ = ["as_bound", "storable", "to_item", "to_python", "to_wire", "to_wire_item"]
+
+SMALLEST = Decimal("1E-130")  # the smallest magnitude a DynamoDB number holds (besides 0)
 
 
 def _binary(data: Any, base64_binaries: bool) -> bytes:
@@ -78,3 +80,29 @@ def to_wire(value: Any) -> dict[str, Any]:
 
 def to_wire_item(item: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     return {name: to_wire(value) for name, value in item.items()}
+
+
+def storable(value: Decimal) -> Decimal:
+    """A number DynamoDB can hold: magnitudes below 1E-130 become 0, the nearest number it holds.
+
+    >>> storable(Decimal("2.2E-313")), storable(Decimal("35.6"))
+    (Decimal('0'), Decimal('35.6'))
+    """
+    return Decimal(0) if value and abs(value) < SMALLEST else value
+
+
+def as_bound(value: Any, upper: bool) -> Any:
+    """A search bound DynamoDB can compare, selecting the same stored numbers: nothing is stored
+    strictly between 0 and +-1E-130, so a bound there moves to the nearest side that keeps the same
+    items (a lower bound of 2E-313 selects what 1E-130 does; an upper bound of 2E-313 what 0 does).
+
+    >>> as_bound(Decimal("2E-313"), upper=False), as_bound(Decimal("2E-313"), upper=True)
+    (Decimal('1E-130'), Decimal('0'))
+    >>> as_bound(Decimal("-2E-313"), upper=False), as_bound("text", upper=True)
+    (Decimal('0'), 'text')
+    """
+    if not isinstance(value, Decimal | float) or not value or abs(value) >= SMALLEST:
+        return value
+    if value > 0:
+        return Decimal(0) if upper else SMALLEST
+    return -SMALLEST if upper else Decimal(0)

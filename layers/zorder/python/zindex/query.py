@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from zindex.dynamojson import as_bound
 from zindex.errors import BadQueryError
 from zindex.spec import IndexedTable, ZIndex
 from zorder import Box
@@ -50,6 +51,11 @@ class SearchQuery:
     bounds: Mapping[str, Bounds]
 
     def __post_init__(self) -> None:
+        # numbers DynamoDB cannot compare (|x| < 1E-130) become the bound that selects the same items
+        typed = {
+            n: (as_bound(lo, upper=False), as_bound(hi, upper=True)) for n, (lo, hi) in self.bounds.items()
+        }
+        object.__setattr__(self, "bounds", typed)
         known = {a.name for a in self.table.attributes}
         for name, (low, high) in self.bounds.items():
             if name not in known:
