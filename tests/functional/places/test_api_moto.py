@@ -149,3 +149,31 @@ def test_numbers_too_small_for_dynamodb_are_stored_and_searched_as_the_numbers_i
     for query in ({"latitude_min": "2e-313"}, {"latitude_max": "-2e-313"}, {"longitude_min": "-1e-300"}):
         status, body = call("GET", "/places/search", query=query)
         assert status == 200, body
+
+
+def test_a_search_on_an_index_that_is_behind_says_how_far(call: Call, aws: dict[str, Any]) -> None:
+    """The maintainer's last batch was full 30 s ago (a backlog): searches say so until it catches up."""
+    import time
+    from decimal import Decimal
+
+    import boto3
+
+    from common import index_search
+    from tests.functional.places.conftest import TABLE
+    from tests.support.zindex import places_on
+    from zindex.dynamodb import IndexRepository
+
+    repository = IndexRepository(places_on(TABLE), boto3.client("dynamodb"))
+    now = time.time()
+    repository.update_status(
+        {}, {"batch_at": Decimal(str(now - 30)), "iterator_age_s": Decimal(5), "batch_full": True}
+    )
+    index_search.searcher.cache_clear()
+    _, behind = call("GET", "/places/search", query={"latitude_min": "10"})
+    assert behind["stats"]["index_lag_seconds"] >= 35
+    repository.update_status(
+        {}, {"batch_at": Decimal(str(now)), "iterator_age_s": Decimal(1), "batch_full": False}
+    )
+    index_search.searcher.cache_clear()
+    _, caught_up = call("GET", "/places/search", query={"latitude_min": "10"})
+    assert caught_up["stats"]["index_lag_seconds"] == 0.0
