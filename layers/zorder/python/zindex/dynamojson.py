@@ -101,7 +101,7 @@ def as_bound(value: Any, upper: bool) -> Any:
     >>> as_bound(Decimal("-2E-313"), upper=False), as_bound("text", upper=True)
     (Decimal('0'), 'text')
     """
-    if not isinstance(value, Decimal | float) or not value or abs(value) >= SMALLEST:
+    if not isinstance(value, Decimal | float) or not value or abs(Decimal(value)) >= SMALLEST:
         return value
     if value > 0:
         return Decimal(0) if upper else SMALLEST
