@@ -63,9 +63,9 @@ def _query(table: IndexedTable, items: Sequence[str]) -> SearchQuery:
         raise click.BadParameter(str(exc)) from None
 
 
-def _row(mark: str, plan: str, e: dict[str, float], cost: Any) -> str:
+def _row(mark: str, plan: str, width: int, e: dict[str, float], cost: Any) -> str:
     return (
-        f"{mark} {plan:<58.58} {e['items_read']:>10,.0f} {e['items_returned']:>9,.0f} "
+        f"{mark} {plan:<{width}} {e['items_read']:>10,.0f} {e['items_returned']:>9,.0f} "
         f"{e['queries']:>8,.1f} {e['consumed_rcu']:>9,.1f} {cost:>9}"
     )
 
@@ -110,11 +110,16 @@ def explain(
     choice = searcher.plan(query)
     planned = (time.perf_counter() - started) * 1000
     click.echo(f"EXPLAIN {table_name}: {' '.join(bounds)}   (planned in {planned:.1f} ms)")
-    click.echo(f"  {'plan':<58} {'est. reads':>10} {'results':>9} {'queries':>8} {'RCU':>9} {'cost':>9}")
+    width = max(len(describe(plan)) for plan, _ in choice.ranked)
+    click.echo(f"  {'plan':<{width}} {'est. reads':>10} {'results':>9} {'queries':>8} {'RCU':>9} {'cost':>9}")
     for plan, cost in choice.ranked:
         click.echo(
             _row(
-                "*" if plan is choice.chosen else " ", describe(plan), plan.estimate.as_dict(), f"{cost:,.2f}"
+                "*" if plan is choice.chosen else " ",
+                describe(plan),
+                width,
+                plan.estimate.as_dict(),
+                f"{cost:,.2f}",
             )
         )
     if searcher.planned_without_statistics:

@@ -3,6 +3,11 @@
 boto3 parses binary attributes to bytes and times to datetimes; Lambda's event keeps binary as
 base64 text and times as epoch seconds, names the region and account of the function, and reports
 TTL deletions as REMOVE by the DynamoDB service.
+
+DynamoDB Local floors ``ApproximateCreationDateTime`` to the minute (AWS: to the second), which would
+make every iterator age up to a minute too old. A record was written before the poller first read it
+and within the floored minute, so the poller gives the earlier of the two bounds (the read time when
+it keeps up, which is the case the index lag reports on).
 """
 
 from __future__ import annotations
@@ -16,13 +21,17 @@ from tatami.local.intrinsics import LOCAL_ACCOUNT, LOCAL_REGION
 TTL_IDENTITY = {"type": "Service", "principalId": "dynamodb.amazonaws.com"}
 
 
-def lambda_record(raw: dict[str, Any], event_source_arn: str) -> dict[str, Any]:
-    """A GetRecords record (as boto3 parses it) in the shape Lambda hands a handler."""
+def lambda_record(raw: dict[str, Any], event_source_arn: str, read_at: float | None = None) -> dict[str, Any]:
+    """A GetRecords record (as boto3 parses it) in the shape Lambda hands a handler; ``read_at``
+    (epoch seconds) is when GetRecords returned it, to sharpen DynamoDB Local's minute-floored time."""
     record = dict(raw)
     stream = dict(raw["dynamodb"])
     created = stream.get("ApproximateCreationDateTime")
     if isinstance(created, datetime):
-        stream["ApproximateCreationDateTime"] = int(created.timestamp())
+        floored = int(created.timestamp())
+        if read_at is not None and floored % 60 == 0:
+            floored = max(floored, min(int(read_at), floored + 59))
+        stream["ApproximateCreationDateTime"] = floored
     for image in ("Keys", "NewImage", "OldImage"):
         if image in stream:
             stream[image] = {name: _attribute(value) for name, value in stream[image].items()}

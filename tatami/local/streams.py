@@ -156,8 +156,9 @@ class StreamPoller:
         return iterator
 
     def _buffer(self, shard: _Shard, raw_records: list[dict[str, Any]]) -> None:
+        read_at = time.time()
         for raw in raw_records:
-            record = lambda_record(raw, self.event_source_arn)
+            record = lambda_record(raw, self.event_source_arn, read_at)
             if self.ttl and "userIdentity" not in record and self.ttl.is_ttl_removal(record):
                 record["userIdentity"] = dict(TTL_IDENTITY)  # the local cloud's TTL sweeper deleted it
             if not matches_any(record, self.spec.filter_patterns):

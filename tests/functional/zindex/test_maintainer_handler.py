@@ -137,3 +137,14 @@ def test_the_status_item_counts_entries_and_says_when_a_full_batch_left_a_backlo
     handle(stream_record(put(aws, {**PLACE, "id": "s9"}), sequence=40))
     status = IndexRepository(TABLE, aws).get_status()
     assert status["entries#all"] == 4 and status["batch_full"] is False
+
+
+def test_the_echo_of_its_own_status_write_is_not_recorded_again(aws: Any) -> None:
+    handle(stream_record(put(aws, {**PLACE, "id": "e1"}), sequence=50))
+    repository = IndexRepository(TABLE, aws)
+    before = repository.get_status()
+    echo = stream_record({**before, "id": "__zindex__#status"}, "MODIFY", sequence=51)
+    assert handle(echo) == {"batchItemFailures": []}
+    assert repository.get_status() == before  # no write, so no new record and no endless loop
+    handle(echo, stream_record(put(aws, {**PLACE, "id": "e2"}), sequence=52))
+    assert repository.get_status()["entries#all"] == before["entries#all"] + 1

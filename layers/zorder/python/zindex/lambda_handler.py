@@ -51,6 +51,8 @@ def report(result: BatchResult, records: int) -> None:
     metrics.add_metric(name="AddressesWritten", unit=MetricUnit.Count, value=result.outcomes["written"])
     if result.unencodable:
         metrics.add_metric(name="UnencodableItems", unit=MetricUnit.Count, value=len(result.unencodable))
+    if result.engine_records == records:
+        return  # only the echo of our own status write: recording it would echo again, forever
     full = records >= int(os.environ.get(BATCH_SIZE_ENV, "100"))
     repository().update_status(
         {"all": result.entries}, batch_fields(result.oldest_record_s, full, time.time())

@@ -42,13 +42,15 @@ class Outcome(enum.Enum):
 @dataclass
 class BatchResult:
     """What one batch did: outcomes, failed records (their sequence numbers), entries added (+) or
-    removed (-), and the unencodable items with the reason."""
+    removed (-), the unencodable items with the reason, and how many records were of the engine's
+    own items (statistics, status)."""
 
     outcomes: Counter[str] = field(default_factory=Counter)
     failed: list[str] = field(default_factory=list)
     entries: int = 0
     unencodable: list[tuple[str, str]] = field(default_factory=list)
     oldest_record_s: float | None = None
+    engine_records: int = 0
 
 
 def _stored(repository: IndexRepository, image: Mapping[str, Any]) -> dict[str, Any]:
@@ -127,6 +129,9 @@ def maintain(
         if r.get("dynamodb", {}).get("ApproximateCreationDateTime") is not None
     ]
     result.oldest_record_s = min(times) if times else None
+    result.engine_records = sum(
+        repository.table.is_reserved(to_item(r["dynamodb"]["Keys"], base64_binaries=True)) for r in records
+    )
 
     def attempt(record: Mapping[str, Any]) -> tuple[Mapping[str, Any], Any]:
         try:

@@ -50,3 +50,13 @@ def test_stream_arn_gets_the_local_region_and_account() -> None:
         aws_stream_arn(local)
         == "arn:aws:dynamodb:us-east-1:000000000000:table/T/stream/2026-01-01T00:00:00.000"
     )
+
+
+def test_a_minute_floored_time_becomes_the_read_time_within_that_minute() -> None:
+    minute = datetime(2026, 1, 2, 3, 4, tzinfo=UTC)
+    raw = {"eventName": "INSERT", "dynamodb": {"ApproximateCreationDateTime": minute, "Keys": {}}}
+    floored = int(minute.timestamp())
+    read_soon = lambda_record(raw, "arn", read_at=floored + 34.6)
+    read_late = lambda_record(raw, "arn", read_at=floored + 600)
+    assert read_soon["dynamodb"]["ApproximateCreationDateTime"] == floored + 34
+    assert read_late["dynamodb"]["ApproximateCreationDateTime"] == floored + 59  # still within its minute
