@@ -1,7 +1,7 @@
 """Seed 004's hands-on labs: the adjacency list, the employees table and stream replication.
 
 `InvoicesLab` and `EmployeesLab` are a table and one API function each (package `labs`, which
-reuses `models.listing` for pages and read stats). `StreamReplica` copies every change of a source
+reuses `common.listing` for pages and read stats). `StreamReplica` copies every change of a source
 table (the workshop's `logfile`) into a replica (`logfile_replica`) through a stream function with
 bisection, bounded retries, partial batch failures and an on-failure queue.
 """
@@ -23,7 +23,7 @@ from infra.constructs.shared import Shared
 from infra.constructs.stream_consumer import stream_failure_queue, subscribe_to_stream
 
 S = dynamodb.AttributeType.STRING
-PACKAGES = ("labs", "models")
+PACKAGES = ("labs",)
 INVOICE_ROUTES = [
     *(Route(method, "/invoices/{id}") for method in ("GET", "PUT", "DELETE")),
     Route("GET", "/customers/{id}/invoices"),  # {id}: the orders model owns /customers/{id}

@@ -4,7 +4,7 @@ Pure Python, no AWS call, deterministic for a seed. Layers, bottom up: `limits` 
 constants and their sources) -> `keys` (positions in a key space) -> `capacity` (a table's
 throughput and allowances) -> `partition`, `split`, `space` (partitions and their splits) ->
 `engine` and `clients` (the clock and who sends what) -> `workloads`, `traffic`, `accesses`,
-`seed003`, `ip_plan` (what to send) -> `report`, `verdict`, `measure`, `render`, `insights` (what
+`seed003`, `ip_plan` (what to send) -> `report` (with its verdict), `measure`, `render`, `insights` (what
 happened, as text, CSV, a chart, or as CloudWatch would have shown it).
 
 >>> from tatami.capacity import Setting, keys_workload, simulate

@@ -23,8 +23,8 @@ from tatami.local.control import ControlServer
 from tatami.local.iam.guard import ENFORCE, MODES
 from tatami.local.iam.report import least_privilege, render
 from tatami.local.lifecycle import describe_stale, ports_free, stop_reporting
-from tatami.local.samples import SAMPLES
 from tatami.local.state import DEFAULT_WORK_DIR, AlreadyRunning, RunningState, read_state, stale_state
+from tatami.samples.catalog import SAMPLES
 
 WORK_DIR = DEFAULT_WORK_DIR
 

@@ -10,11 +10,11 @@ from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
 from common.api import CREATED_OR_REPLACED, NO_CONTENT, create_resolver, json_response
+from common.listing import Limit, NextToken, Page, cursor_from, scope
 from labs.employees.exceptions import EmployeeConflictError, EmployeeNotFoundError, EmployeesUnavailableError
 from labs.employees.models import MAX_ID, EmployeeIn, KeyPart, Name
 from labs.employees.queries import QuestionError, plan
 from labs.employees.repository import default_table
-from models.listing import Limit, NextToken, Page, cursor_from, scope
 
 app = create_resolver()
 

@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
+from common.listing import CLIENT_CONFIG, Item, Page, ReadStats, cut, low_level, start_key
 from labs.employees.exceptions import EmployeeConflictError, EmployeeNotFoundError, EmployeesUnavailableError
 from labs.employees.items import (
     INDEX_KEYS,
@@ -25,7 +26,6 @@ from labs.employees.items import (
 from labs.employees.models import EmployeeIn
 from labs.employees.queries import Lookup
 from labs.versioned import VersionedTable, guard
-from models.listing import CLIENT_CONFIG, Item, Page, ReadStats, cut, low_level, start_key
 
 TABLE_ENV = "EMPLOYEES_TABLE"
 MANAGERS_LOOKUP = Lookup(MANAGERS, "is_manager = :m", {":m": {"S": IS_MANAGER}})

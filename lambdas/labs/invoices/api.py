@@ -9,11 +9,11 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 
 from common.api import CREATED_OR_REPLACED, NO_CONTENT, create_resolver, json_response
+from common.listing import Limit, NextToken, cursor_from, scope
 from labs.invoices.exceptions import InvoiceConflictError, InvoiceNotFoundError, InvoicesUnavailableError
 from labs.invoices.items import BILL, CUSTOMER, key
 from labs.invoices.models import ID_PATTERN, InvoiceIn
 from labs.invoices.repository import default_table
-from models.listing import Limit, NextToken, cursor_from, scope
 
 app = create_resolver()
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from common.listing import CLIENT_CONFIG, Item, Page, ReadStats, cut, low_level, start_key
 from labs.invoices.exceptions import InvoiceConflictError, InvoiceNotFoundError, InvoicesUnavailableError
 from labs.invoices.items import INDEX, INVOICE, KEYS, invoice_items, invoice_view, key, split_related
 from labs.invoices.models import InvoiceIn
 from labs.versioned import VersionedTable, guard
-from models.listing import CLIENT_CONFIG, Item, Page, ReadStats, cut, low_level, start_key
 
 TABLE_ENV = "INVOICES_TABLE"
 

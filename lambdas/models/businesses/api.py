@@ -11,10 +11,10 @@ from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
 from common.api import create_resolver, json_response
+from common.listing import Limit, NextToken, cursor_from, scope
 from models.businesses.exceptions import BusinessNotFoundError
 from models.businesses.models import ID_PATTERN, TYPE_PATTERN, Business, location_levels
 from models.businesses.repository import BusinessesRepository
-from models.listing import Limit, NextToken, cursor_from, scope
 
 app = create_resolver()
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
+from common.listing import Item, Page, ReadStats, cut, default_client, low_level, plain, start_key
 from models.businesses.exceptions import BusinessNotFoundError
 from models.businesses.models import LEVELS, SEPARATOR, Business
-from models.listing import Item, Page, ReadStats, cut, default_client, low_level, plain, start_key
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient

@@ -11,10 +11,10 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 
 from common.api import create_resolver, json_response
+from common.listing import Limit, NextToken, bounds, path_name
 from models.forum import service
 from models.forum.exceptions import ForumNotFoundError, ThreadNotFoundError
 from models.forum.repository import ForumRepository, ForumTables, ReplyQuery
-from models.listing import Limit, NextToken, bounds, path_name
 
 app = create_resolver()
 

@@ -13,8 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from models.forum.exceptions import ForumNotFoundError, InvalidItemError, ThreadNotFoundError
-from models.listing import (
+from common.listing import (
     Item,
     Page,
     ReadStats,
@@ -25,6 +24,7 @@ from models.listing import (
     range_condition,
     start_key,
 )
+from models.forum.exceptions import ForumNotFoundError, InvalidItemError, ThreadNotFoundError
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient

@@ -14,7 +14,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
 from common import index_search
 from common.api import CREATED, create_resolver, json_response
-from models.listing import Limit, NextToken, bounds, just_before
+from common.listing import Limit, NextToken, bounds, just_before
 from models.orders import service
 from models.orders.exceptions import CustomerNotFoundError, OrderExistsError, OrderNotFoundError
 from models.orders.models import (

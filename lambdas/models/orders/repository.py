@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import ClientError
 
-from models.listing import Item, Page, ReadStats, cut, default_client, low_level, plain, start_key
+from common.listing import Item, Page, ReadStats, cut, default_client, low_level, plain, start_key
 from models.orders import keys
 from models.orders.exceptions import CustomerNotFoundError, OrderExistsError, OrderNotFoundError
 from models.orders.models import CustomerOrdersQuery, Status

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
-from models.listing import Item, Page, cursor_from, instant, plain, scope
+from common.listing import Item, Page, cursor_from, instant, plain, scope
 from models.orders import keys
 from models.orders.models import CustomerOrdersQuery, NewOrder, Status, StatusOrdersQuery
 from models.orders.repository import OrdersRepository

@@ -15,9 +15,8 @@ import boto3
 import pytest
 
 import common.tokens
-from common import index_search
+from common import index_search, listing
 from infra.constructs import forum_orders_businesses_schema as schema
-from models import listing
 from models.businesses import api as businesses_api
 from models.forum import api as forum_api
 from models.orders import api as orders_api

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
+from common.listing import low_level
 from ip_lookup.addresses import parse_address, prefix_of
 from ip_lookup.keys import Piece
 from models.devices.items import to_item
 from models.devices.models import DeviceLog, Level
-from models.listing import low_level
 from models.orders.keys import derived_keys
 from models.orders.models import Status
 from olap.tables import TABLES, exported_table
