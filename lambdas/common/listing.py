@@ -71,7 +71,7 @@ class ReadStats:
 
 
 @dataclass(frozen=True, slots=True)
-class Page:
+class ListPage:
     """One page of plain items, the cursor of the next page (a key; None on the last page) and its cost."""
 
     items: list[dict[str, Any]]

@@ -10,7 +10,7 @@ happened, as text, CSV, a chart, or as CloudWatch would have shown it).
 >>> from tatami.capacity import Setting, keys_workload, simulate
 >>> report = simulate(keys_workload("one key", [("k", n) for n in range(3000)], Setting()))
 >>> report.verdict.split(";")[0]
-'throttles: key k takes 100% of writes on 1 partition (table/P0 throttled for 2 s)'
+'throttles: key k takes 100% of writes on 1 partition (table/P3 throttled for 2 s)'
 """
 
 from tatami.capacity.capacity import Capacity

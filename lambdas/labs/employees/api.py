@@ -10,7 +10,7 @@ from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
 from common.api import CREATED_OR_REPLACED, NO_CONTENT, create_resolver, json_response
-from common.listing import Limit, NextToken, Page, cursor_from, scope
+from common.listing import Limit, ListPage, NextToken, cursor_from, scope
 from labs.employees.exceptions import EmployeeConflictError, EmployeeNotFoundError, EmployeesUnavailableError
 from labs.employees.models import MAX_ID, EmployeeIn, KeyPart, Name
 from labs.employees.queries import QuestionError, plan
@@ -89,6 +89,6 @@ def delete_employee(id: Id) -> Response[Any]:
     return Response(status_code=HTTPStatus.NO_CONTENT)
 
 
-def page_body(page: Page, token_scope: str) -> dict[str, Any]:
+def page_body(page: ListPage, token_scope: str) -> dict[str, Any]:
     body = page.body(token_scope)
     return {**body, "stats": {**body["stats"], "items_returned": len(page.items)}}
