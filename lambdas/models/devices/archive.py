@@ -17,9 +17,9 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 import boto3
-from boto3.dynamodb.types import TypeDeserializer
 from botocore.exceptions import BotoCoreError, ClientError
 
+from common.stream_images import plain_image
 from models.devices.exceptions import DeviceLogsUnavailableError
 
 if TYPE_CHECKING:
@@ -28,7 +28,6 @@ if TYPE_CHECKING:
 BUCKET_ENV = "ARCHIVE_BUCKET"
 PREFIX = "archive/device-logs/"
 TTL_PRINCIPAL = "dynamodb.amazonaws.com"
-_FROM = TypeDeserializer()
 
 
 def is_ttl_removal(record: dict[str, Any]) -> bool:
@@ -45,7 +44,7 @@ def is_ttl_removal(record: dict[str, Any]) -> bool:
 def expired_log(record: dict[str, Any]) -> dict[str, Any]:
     """The deleted log (the record's old image) as plain JSON values."""
     image = record["dynamodb"].get("OldImage", {})
-    values = {name: _FROM.deserialize(value) for name, value in image.items()}
+    values = plain_image(image)  # binaries in base64, nested ones included
     return {k: int(v) if isinstance(v, Decimal) else v for k, v in sorted(values.items())}
 
 
