@@ -47,4 +47,4 @@ def test_plain_image_gives_python_values() -> None:
 def test_the_ttl_archive_decodes_a_deleted_log_with_nested_binaries() -> None:
     image = as_lambda_delivers({"device_id": {"S": "d1"}, "extra": {"M": {"b": {"B": b"\x05"}}}})
     record = {"eventName": "REMOVE", "dynamodb": {"OldImage": image}}
-    assert expired_log(record)["extra"] == {"b": Binary(b"\x05")}
+    assert expired_log(record) == {"device_id": "d1", "extra": {"b": "BQ=="}}  # JSON: base64 text
