@@ -17,10 +17,10 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-import boto3
 from boto3.dynamodb.types import Binary
 from botocore.exceptions import BotoCoreError, ClientError
 
+from common.clients import aws_client
 from common.stream_images import plain_image
 from models.devices.exceptions import DeviceLogsUnavailableError
 
@@ -95,11 +95,6 @@ def archive_expired(records: list[dict[str, Any]], client: S3Client | None = Non
     return {"archived": len(expired), "key": key}
 
 
-_s3: S3Client | None = None
-
-
 def _client() -> S3Client:
-    global _s3
-    if _s3 is None:
-        _s3 = boto3.client("s3")
-    return _s3
+    client: S3Client = aws_client("s3")
+    return client
