@@ -33,8 +33,8 @@ sys.path.remove(str(Path(__file__).resolve().parent))
 
 from tatami.local import engines
 from tatami.local.cloud import LocalCloud, LocalCloudConfig
-from tatami.local.samples import SAMPLES
 from tatami.samples import ip_ranges
+from tatami.samples.catalog import SAMPLES
 
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "bench" / "results" / "load.json"

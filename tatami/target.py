@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import boto3
 from botocore.config import Config
@@ -20,6 +20,9 @@ from tatami.local import traffic
 from tatami.local.engines import LOCAL_CREDENTIALS
 from tatami.local.intrinsics import LOCAL_REGION
 from tatami.local.state import DEFAULT_WORK_DIR, read_state
+
+if TYPE_CHECKING:
+    from tatami.local.cloud import LocalCloud
 
 # Bulk loaders run many threads; give each enough pooled connections and adaptive retries.
 CLIENT_CONFIG = Config(max_pool_connections=64, retries={"mode": "adaptive", "max_attempts": 10})
@@ -97,6 +100,18 @@ def local_target(work_dir: Path = DEFAULT_WORK_DIR) -> Target:
         state["moto_endpoint"],
         {"api_url": state["api_url"]},
         traffic_dir=traffic.session_directory(work_dir, state["pid"]),
+    )
+
+
+def cloud_target(cloud: LocalCloud) -> Target:
+    """A local cloud started in this process as a CLI target, so sample loaders share the CLI's code path."""
+    return Target(
+        "local",
+        cloud.outputs,
+        cloud.dynamodb_endpoint,
+        cloud.moto_endpoint,
+        {"api_url": cloud.api_url},
+        traffic_dir=cloud.traffic_dir,
     )
 
 

@@ -10,10 +10,15 @@ import pytest
 
 os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
 TESTS = Path(__file__).resolve().parent
+# Apps and data the tests deploy, not tests: --doctest-modules must not import their Lambda code.
+collect_ignore = ["fixtures"]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        tier = Path(str(item.fspath)).relative_to(TESTS).parts[0]
+        path = Path(str(item.fspath))
+        if not path.is_relative_to(TESTS):
+            continue  # a doctest of the code itself (pure, no network)
+        tier = path.relative_to(TESTS).parts[0]
         if tier in ("integration", "infra"):
             item.add_marker(getattr(pytest.mark, tier))

@@ -1,7 +1,7 @@
 """Seed 004's hands-on labs: the adjacency list, the employees table and stream replication.
 
 `InvoicesLab` and `EmployeesLab` are a table and one API function each (package `labs`, which
-reuses `models.listing` for pages and read stats). `StreamReplica` copies every change of a source
+reuses `common.listing` for pages and read stats). `StreamReplica` copies every change of a source
 table (the workshop's `logfile`) into a replica (`logfile_replica`) through a stream function with
 bisection, bounded retries, partial batch failures and an on-failure queue.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from aws_cdk import CfnOutput, Duration
+from aws_cdk import CfnOutput, Duration, Stack
 from aws_cdk import aws_dynamodb as dynamodb
 from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct
@@ -23,7 +23,7 @@ from infra.constructs.shared import Shared
 from infra.constructs.stream_consumer import stream_failure_queue, subscribe_to_stream
 
 S = dynamodb.AttributeType.STRING
-PACKAGES = ("labs", "models")
+PACKAGES = ("labs",)
 INVOICE_ROUTES = [
     *(Route(method, "/invoices/{id}") for method in ("GET", "PUT", "DELETE")),
     Route("GET", "/customers/{id}/invoices"),  # {id}: the orders model owns /customers/{id}
@@ -91,7 +91,7 @@ class InvoicesLab(Construct):
             sort_key=key("SK"),
             global_secondary_indexes=[index("GSI_1", "SK", "PK")],
         )
-        CfnOutput(self, "TableName", key=constants.OUTPUT_INVOICES_TABLE, value=self.table.table_name)
+        CfnOutput(Stack.of(self), constants.OUTPUT_INVOICES_TABLE, value=self.table.table_name)
         self.function = lab_api(self, shared, "invoices", self.table, "INVOICES_TABLE", INVOICE_ROUTES)
 
 
@@ -111,7 +111,7 @@ class EmployeesLab(Construct):
                 index("GSI_3", "GSI_3_PK", "GSI_3_SK"),
             ],
         )
-        CfnOutput(self, "TableName", key=constants.OUTPUT_EMPLOYEES_TABLE, value=self.table.table_name)
+        CfnOutput(Stack.of(self), constants.OUTPUT_EMPLOYEES_TABLE, value=self.table.table_name)
         self.function = lab_api(self, shared, "employees", self.table, "EMPLOYEES_TABLE", EMPLOYEE_ROUTES)
 
 
@@ -166,12 +166,12 @@ class StreamReplica(Construct):
         )
         self.failures = stream_failure_queue(self, "Failures", consumer="replicator")
         self.function = self._replicator(shared, settings)
-        for output_id, output_key, value in (
-            ("SourceName", constants.OUTPUT_LOGFILE_TABLE, self.source.table_name),
-            ("ReplicaName", constants.OUTPUT_LOGFILE_REPLICA_TABLE, self.replica.table_name),
-            ("FailuresUrl", constants.OUTPUT_REPLICATION_FAILURES, self.failures.queue_url),
+        for output_key, value in (
+            (constants.OUTPUT_LOGFILE_TABLE, self.source.table_name),
+            (constants.OUTPUT_LOGFILE_REPLICA_TABLE, self.replica.table_name),
+            (constants.OUTPUT_REPLICATION_FAILURES, self.failures.queue_url),
         ):
-            CfnOutput(self, output_id, key=output_key, value=value)
+            CfnOutput(Stack.of(self), output_key, value=value)
 
     def _replicator(self, shared: Shared, settings: ReplicationSettings) -> ServiceFunction:
         function = ServiceFunction(

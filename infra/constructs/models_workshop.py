@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from aws_cdk import CfnOutput
+from aws_cdk import CfnOutput, Stack
 from aws_cdk import aws_dynamodb as dynamodb
 from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct
@@ -199,7 +199,7 @@ class ModelsWorkshop(Construct):
             global_secondary_indexes=list(indexes) or None,
             **props,
         )
-        CfnOutput(self, f"{construct_id}TableName", key=output_key, value=table.table_name)
+        CfnOutput(Stack.of(self), output_key, value=table.table_name)
         return table
 
     def _function(

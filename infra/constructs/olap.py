@@ -1,6 +1,7 @@
 """OLAP export (seed 004): DynamoDB is for OLTP; analytics read a point-in-time export in S3.
 
-`OlapExport` takes the tables to export (by key, see lambdas/olap/tables.py) and builds the export
+`OlapExport` takes the tables to export (by key, see lambdas/olap/tables.py; the stack gives it
+every table with point-in-time recovery, found by olap_tables.py) and builds the export
 bucket (private, TLS only, encrypted, access-logged; exports move to Infrequent Access after 30 days
 and Glacier Instant Retrieval after 90), the export function on an hourly schedule (it starts a
 full export a day and publishes finished ones to Glue; `tatami export` runs it on demand), and the
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 import jsii
 from aws_cdk import Aws, CfnOutput, Duration, Stack
@@ -26,6 +26,7 @@ from constructs import Construct, IValidation
 from infra import constants
 from infra.constructs.models_workshop_storage import private_bucket
 from infra.constructs.olap_catalog import RESULTS_PREFIX, OlapCatalog
+from infra.constructs.olap_tables import has_point_in_time_recovery, key_definitions
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from olap import settings as env
@@ -67,13 +68,14 @@ class OlapExport(Construct):
     ) -> None:
         super().__init__(scope, construct_id)
         settings = settings or OlapSettings()
-        for key in tables:
-            exported_table(key)  # an unknown key fails here, naming the known ones
         self.tables = dict(tables)
+        self.exported = {key: exported_table(key, key_definitions(table)) for key, table in tables.items()}
         self.node.add_validation(_NeedsPointInTimeRecovery(self.tables))
         self.bucket = self._bucket(settings)
         prefixes = {key: table_prefix(env.DEFAULT_PREFIX, key) for key in tables}
-        self.catalog = OlapCatalog(self, "Catalog", bucket=self.bucket, tables=prefixes)
+        self.catalog = OlapCatalog(
+            self, "Catalog", bucket=self.bucket, tables=prefixes, exported=self.exported
+        )
         self.function = self._function(shared, settings)
         self._grant()
         self.rule = events.Rule(
@@ -215,13 +217,5 @@ class _NeedsPointInTimeRecovery:
         return [
             f"OlapExport: table {key!r} has no point-in-time recovery; ExportTableToPointInTime needs it"
             for key, table in self.tables.items()
-            if not _has_pitr(table)
+            if not has_point_in_time_recovery(table)
         ]
-
-
-def _has_pitr(table: dynamodb.TableV2) -> bool:
-    replicas: Any = Stack.of(table).resolve(getattr(table.node.default_child, "replicas", None)) or []
-    return bool(replicas) and all(
-        (replica.get("pointInTimeRecoverySpecification") or {}).get("pointInTimeRecoveryEnabled") is True
-        for replica in replicas
-    )

@@ -9,6 +9,7 @@ views they use in front (`olap.catalog.with_views`), the same text DuckDB runs l
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from aws_cdk import Aws, Stack
 from aws_cdk import aws_athena as athena
@@ -17,7 +18,7 @@ from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
 from olap.catalog import named_queries, with_views
-from olap.tables import exported_table
+from olap.tables import ExportedTable
 
 RESULTS_PREFIX = "athena-results/"
 SCAN_CUTOFF_BYTES = 10 * 1024**3  # a runaway query stops after 10 GB (Athena bills per TB scanned)
@@ -33,9 +34,16 @@ class OlapCatalog(Construct):
     """`database_name`, `work_group_name`, and the Glue table name per exported table key."""
 
     def __init__(
-        self, scope: Construct, construct_id: str, *, bucket: s3.IBucket, tables: dict[str, str]
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        bucket: s3.IBucket,
+        tables: dict[str, str],
+        exported: Mapping[str, ExportedTable],
     ) -> None:
-        """`tables` maps each exported table key to its export prefix in `bucket` (e.g. exports/orders)."""
+        """`tables` maps each exported table key to its export prefix in `bucket` (e.g. exports/orders),
+        `exported` to the table as SQL sees it."""
         super().__init__(scope, construct_id)
         stack = Stack.of(self)
         self.database_name = catalog_name(stack, "olap", "_")
@@ -47,7 +55,7 @@ class OlapCatalog(Construct):
                 name=self.database_name, description="tatami: DynamoDB exports for Athena"
             ),
         )
-        self.table_names = {key: self._table(bucket, key, prefix) for key, prefix in tables.items()}
+        self.table_names = {key: self._table(bucket, exported[key], prefix) for key, prefix in tables.items()}
         self.work_group = self._work_group(bucket)
         self.work_group_name = self.work_group.name
         for query in named_queries().values():
@@ -62,11 +70,10 @@ class OlapCatalog(Construct):
             )
             named.node.add_dependency(self.database)
 
-    def _table(self, bucket: s3.IBucket, key: str, prefix: str) -> str:
-        table = exported_table(key)
+    def _table(self, bucket: s3.IBucket, table: ExportedTable, prefix: str) -> str:
         glue.CfnTable(
             self,
-            f"Table_{key}",
+            f"Table_{table.key}",
             catalog_id=Aws.ACCOUNT_ID,
             database_name=self.database.ref,
             table_input=glue.CfnTable.TableInputProperty(

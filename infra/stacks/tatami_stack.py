@@ -15,6 +15,7 @@ from infra.constructs.ip_lookup import IpLookup, LookupCache
 from infra.constructs.labs import EmployeesLab, InvoicesLab, StreamReplica
 from infra.constructs.models_workshop import ModelsWorkshop
 from infra.constructs.olap import OlapExport
+from infra.constructs.olap_tables import exportable_tables
 from infra.constructs.page_tokens import PageTokenKey
 from infra.constructs.places import PlacesService
 from infra.constructs.service_api import ApiAuth, Route, ServiceApi
@@ -57,30 +58,25 @@ class TatamiStack(Stack):
         )
         # Each service adds its tables, functions and routes; list its Lambda package for the docs.
         service_packages: list[str] = []
-        counters = ShardedCounters(self, "Counters", shared=self.shared)
+        ShardedCounters(self, "Counters", shared=self.shared)
         service_packages.append("counters")
         ForumModel(self, "ForumModel", shared=self.shared)
-        orders = OrdersModel(self, "OrdersModel", shared=self.shared)
+        OrdersModel(self, "OrdersModel", shared=self.shared)
         BusinessesModel(self, "BusinessesModel", shared=self.shared)
-        workshop = ModelsWorkshop(self, "Workshop", shared=self.shared)
+        ModelsWorkshop(self, "Workshop", shared=self.shared)
         service_packages.append("models")
         ip_cache = LookupCache.from_context(self.node.try_get_context("tatami"))  # off unless cdk.json asks
-        ip_lookup = IpLookup(self, "IpLookup", self.shared, cache=ip_cache)
+        IpLookup(self, "IpLookup", self.shared, cache=ip_cache)
         service_packages.append("ip_lookup")
-        # Analytics read exports of the services' tables (seed 004: OLAP goes out through S3).
-        olap_tables = {
-            "counter_shards": counters.shards,
-            "ip_ranges": ip_lookup.table,
-            "device_logs": workshop.device_logs,
-            "orders": orders.orders,
-        }
-        OlapExport(self, "Olap", self.shared, tables=olap_tables)
         InvoicesLab(self, "InvoicesLab", shared=self.shared)
         EmployeesLab(self, "EmployeesLab", shared=self.shared)
         StreamReplica(self, "ReplicationLab", shared=self.shared)
         service_packages.append("labs")
         PlacesService(self, "Places", shared=self.shared)
         service_packages.append("places")
+        # Analytics read exports of every table with point-in-time recovery (seed 004: OLAP goes out
+        # through S3), so this comes after every service.
+        OlapExport(self, "Olap", self.shared, tables=exportable_tables(self))
         self._add_docs(service_packages)
         CfnOutput(self, constants.OUTPUT_API_URL, value=api.rest_api.url)
         CfnOutput(self, constants.OUTPUT_OPENAPI_URL, value=api.rest_api.url_for_path("/openapi.json"))

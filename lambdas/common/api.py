@@ -139,3 +139,26 @@ def describe_error(error: dict[str, Any]) -> dict[str, str]:
 
 def json_response(status: int, body: Any) -> Response[Any]:
     return Response(status_code=int(status), content_type=content_types.APPLICATION_JSON, body=body)
+
+
+ErrorAnswer = tuple[HTTPStatus, str]  # the status, and the message (`{exc}` stands for the error's text)
+
+
+def answer_errors(app: APIGatewayRestResolver, answers: Mapping[type[Exception], ErrorAnswer]) -> None:
+    """Answer each of a service's errors with its status and a JSON `message`.
+
+    >>> app = create_resolver()
+    >>> answer_errors(app, {LookupError: (HTTPStatus.NOT_FOUND, "no such thing: {exc}")})
+    >>> answer = app.exception_handler_manager.lookup_exception_handler(LookupError)(LookupError("x"))
+    >>> answer.status_code, answer.body
+    (404, {'message': 'no such thing: x'})
+    """
+    for error, (status, message) in answers.items():
+        app.exception_handler(error)(_answer(status, message))
+
+
+def _answer(status: HTTPStatus, message: str) -> Any:
+    def answer(exc: Exception) -> Response[Any]:
+        return json_response(status, {"message": message.format(exc=exc)})
+
+    return answer

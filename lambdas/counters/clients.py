@@ -1,12 +1,12 @@
-"""The one DynamoDB client of an execution environment: created on first use, reused while warm."""
+"""The counters' DynamoDB client: `common.clients.aws_client` with a pool for the fanned-out reads."""
 
 from __future__ import annotations
 
-from functools import cache
 from typing import TYPE_CHECKING
 
-import boto3
 from botocore.config import Config
+
+from common.clients import aws_client
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb.client import DynamoDBClient
@@ -15,8 +15,7 @@ if TYPE_CHECKING:
 _CONFIG = Config(max_pool_connections=16, retries={"mode": "standard", "max_attempts": 3})
 
 
-@cache
 def dynamodb() -> DynamoDBClient:
     """The shared low-level client (thread-safe; the read path calls it from a small pool)."""
-    client: DynamoDBClient = boto3.client("dynamodb", config=_CONFIG)
+    client: DynamoDBClient = aws_client("dynamodb", _CONFIG)
     return client

@@ -25,7 +25,7 @@ from counters.model import CounterConfig
 from counters.settings import settings
 from counters.sharding import MAX_SHARDS, shards_needed
 
-Outcome = Literal["created", "grown", "unchanged"]
+ConfigChange = Literal["created", "grown", "unchanged"]
 _CACHE_LIMIT = 10_000  # names per environment; past it the cache starts over
 _cache: dict[str, tuple[float, CounterConfig]] = {}
 
@@ -44,7 +44,7 @@ def plan(name: str, target_wcu: int | None = None, safety_factor: float | None =
     return CounterConfig(name, shards, target, safety)
 
 
-def create_or_grow(wanted: CounterConfig, keep_existing: bool = False) -> tuple[CounterConfig, Outcome]:
+def create_or_grow(wanted: CounterConfig, keep_existing: bool = False) -> tuple[CounterConfig, ConfigChange]:
     """Store `wanted`, or raise an existing counter's shard count to it; never shrink.
 
     `keep_existing`: the caller asked for no particular size (a PUT without a body), so an existing

@@ -61,7 +61,7 @@ def get_ip(
     ],
 ) -> Response[Any]:
     resolution = resolve([address])
-    (outcome,) = resolution.outcomes
+    (outcome,) = resolution.answers
     return Response(
         status_code=outcome.status,
         content_type=content_types.APPLICATION_JSON,
@@ -78,5 +78,5 @@ def get_ip(
 )
 def post_lookups(request: LookupRequest) -> dict[str, Any]:
     resolution = resolve(request.addresses)
-    results = [{"status": outcome.status, **outcome.body} for outcome in resolution.outcomes]
+    results = [{"status": outcome.status, **outcome.body} for outcome in resolution.answers]
     return {"version": resolution.version, "results": results}

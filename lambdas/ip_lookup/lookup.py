@@ -54,7 +54,7 @@ class PointerCache:
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class AddressAnswer:
     """One address's answer: HTTP-like `status` and the JSON `body`."""
 
     status: int
@@ -66,13 +66,13 @@ class Resolution:
     """The answers of one request and the dataset version they all come from (None: none loaded)."""
 
     version: int | None
-    outcomes: list[Outcome]
+    answers: list[AddressAnswer]
 
 
 def resolve(texts: Sequence[Any], cache: PointerCache | None = None) -> Resolution:
     """Look up every text; a bad address is a 400 in its own slot, an address with no data a 404.
 
-    >>> [o.status for o in resolve(["8.8.8.8", "nope"]).outcomes]  # doctest: +SKIP
+    >>> [o.status for o in resolve(["8.8.8.8", "nope"]).answers]  # doctest: +SKIP
     [200, 400]
     """
     cache = cache or default_cache()
@@ -126,11 +126,11 @@ def _outcome(
     parsed: Address | InvalidAddressError,
     found: dict[Address, Found | None],
     pointer: Pointer | None,
-) -> Outcome:
+) -> AddressAnswer:
     if isinstance(parsed, InvalidAddressError):
-        return Outcome(400, {"address": text, "message": f"address: {parsed}"})
+        return AddressAnswer(400, {"address": text, "message": f"address: {parsed}"})
     hit = found[parsed]
     if hit is None or hit.data is None or not hit.covers(parsed):
         reason = "no IP dataset is loaded" if pointer is None else "the address is in no range of the dataset"
-        return Outcome(404, {"address": str(parsed), "message": f"no data for {parsed}: {reason}"})
-    return Outcome(200, {"address": str(parsed), "start": hit.start, "end": hit.end, "data": hit.data})
+        return AddressAnswer(404, {"address": str(parsed), "message": f"no data for {parsed}: {reason}"})
+    return AddressAnswer(200, {"address": str(parsed), "start": hit.start, "end": hit.end, "data": hit.data})

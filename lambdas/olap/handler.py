@@ -18,7 +18,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from olap.clients import client
 from olap.exceptions import ExportError
 from olap.exports import TableExports
-from olap.run import Outcome, run_aws, run_local
+from olap.run import ExportOutcome, run_aws, run_local
 from olap.settings import ExportSettings
 
 logger = Logger()
@@ -38,7 +38,7 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     return report(outcomes)
 
 
-def report(outcomes: list[Outcome]) -> dict[str, Any]:
+def report(outcomes: list[ExportOutcome]) -> dict[str, Any]:
     """Log and count each table's outcome; raise when any failed."""
     for outcome in outcomes:
         logger.info(outcome.line(), extra=outcome.to_json())

@@ -23,7 +23,7 @@ Log = Callable[[str], None]
 
 
 @dataclass
-class Outcome:
+class ExportOutcome:
     """What happened to one table: `action` is full, incremental, wait, skip or failed."""
 
     table: str
@@ -41,7 +41,7 @@ class Outcome:
     def line(self) -> str:
         """The outcome as one line of text.
 
-        >>> Outcome("orders", "skip", "up to date").line()
+        >>> ExportOutcome("orders", "skip", "up to date").line()
         'orders: skip (up to date)'
         """
         parts = [f"{self.table}: {self.action} ({self.reason})"]
@@ -61,7 +61,7 @@ def run_aws(
     kind: str = "auto",
     seed: str = "",
     now: datetime | None = None,
-) -> list[Outcome]:
+) -> list[ExportOutcome]:
     """Plan, publish and start the export of every table of `settings` (`seed` makes retries safe)."""
     now = now or datetime.now(UTC)
     seed = seed or now.isoformat()
@@ -70,7 +70,7 @@ def run_aws(
         try:
             outcomes.append(_run_table(settings, exports, glue, key, table_arn, kind, seed, now))
         except OlapError as exc:
-            outcomes.append(Outcome(key, "failed", str(exc)))
+            outcomes.append(ExportOutcome(key, "failed", str(exc)))
     return outcomes
 
 
@@ -83,12 +83,12 @@ def _run_table(
     kind: str,
     seed: str,
     now: datetime,
-) -> Outcome:
+) -> ExportOutcome:
     history = History.of(exports.recent(table_arn, settings.bucket, settings.s3_prefix(key)))
     published = _publish(settings, glue, key, history.last_full)
     decision = decide(history, now, kind, settings.full_every, settings.incremental_every)
     record = _start(settings, exports, key, table_arn, decision, client_token(seed, table_arn), now)
-    return Outcome(
+    return ExportOutcome(
         key,
         decision.action,
         decision.reason,
@@ -131,7 +131,7 @@ def run_local(
     kind: str = "auto",
     segments: int = 4,
     on_items: Callable[[int], None] | None = None,
-) -> list[Outcome]:
+) -> list[ExportOutcome]:
     """Export every table of `settings` from DynamoDB Local into the local S3, each by a parallel scan."""
     if kind == "incremental":
         raise PlanError("DynamoDB Local keeps no point-in-time history: local exports are full exports")
@@ -151,7 +151,7 @@ def run_local(
         )
         folder = done.summary_key.rsplit("/", 1)[0]
         outcomes.append(
-            Outcome(
+            ExportOutcome(
                 key,
                 "full",
                 "a parallel scan (DynamoDB Local has no export API)",

@@ -14,7 +14,6 @@ from datetime import timedelta
 
 from olap.exceptions import SettingsError
 from olap.layout import table_prefix
-from olap.tables import TABLES
 
 TABLES_ENV = "OLAP_TABLES"  # JSON: table key -> table ARN
 BUCKET_ENV = "OLAP_BUCKET"
@@ -39,11 +38,6 @@ class ExportSettings:
     database: str = ""
     full_every: timedelta = timedelta(days=1)
     incremental_every: timedelta | None = None
-
-    def __post_init__(self) -> None:
-        unknown = sorted(set(self.tables) - set(TABLES))
-        if unknown:
-            raise SettingsError(f"unknown exported tables {unknown}; known: {', '.join(TABLES)}")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> ExportSettings:

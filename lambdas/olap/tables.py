@@ -1,19 +1,26 @@
 """The exported tables as analytics sees them: each attribute's DynamoDB type, per table key.
 
-An export holds every attribute of every item, but Athena needs a schema: the Glue table's one
-column `item` is a struct with one field per attribute, each a struct keyed by the DynamoDB type
-(`{"S": ...}`, `{"N": ...}`), exactly as the export's DynamoDB JSON writes them. DuckDB reads the same
-files with the same struct, so one view text works in both (`item.pk.s`). Attributes not listed are
-still exported, just not visible to SQL; add them here to query them. Pure: the CDK app imports it.
+Every table of the app with point-in-time recovery is exported (the CDK app finds them in the stack);
+its key is its stack output's name in snake case (`OrdersTableName` -> `orders`). An export holds
+every attribute of every item, but Athena needs a schema: the Glue table's one column `item` is a
+struct with one field per attribute, each a struct keyed by the DynamoDB type (`{"S": ...}`,
+`{"N": ...}`), exactly as the export's DynamoDB JSON writes them. DuckDB reads the same files with
+the same struct, so one view text works in both (`item.pk.s`). A table's visible attributes are its
+key and index attributes (from its definition: the template, or DescribeTable), unless its service
+declares more in `DECLARED` below. Attributes not visible are still exported, just not to SQL.
+Pure: the CDK app imports it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
 Shape = Mapping[str, "str | Shape"]  # attribute -> "S" | "N" | "B" | "BOOL", or a map's own shape
+# A table's AttributeDefinitions, as the template and DescribeTable both write them.
+KeyDefinitions = Iterable[Mapping[str, str]]  # [{"AttributeName": "pk", "AttributeType": "S"}, ...]
 
 _GLUE = {"S": "string", "N": "string", "B": "string", "BOOL": "boolean"}  # N and B stay text, as exported
 _DUCKDB = {"S": "VARCHAR", "N": "VARCHAR", "B": "VARCHAR", "BOOL": "BOOLEAN"}
@@ -35,7 +42,7 @@ class ExportedTable:
     def glue_type(self) -> str:
         """The Glue (Hive) type of the `item` column.
 
-        >>> TABLES["counter_shards"].glue_type()
+        >>> DECLARED["counter_shards"].glue_type()
         'struct<pk:struct<s:string>,count:struct<n:string>,v:struct<n:string>>'
         """
         return _glue(self.attributes)
@@ -43,7 +50,7 @@ class ExportedTable:
     def duckdb_type(self) -> str:
         """The DuckDB type of the `item` column (DuckDB matches struct fields case-insensitively).
 
-        >>> TABLES["counter_shards"].duckdb_type()[:34]
+        >>> DECLARED["counter_shards"].duckdb_type()[:34]
         'STRUCT("pk" STRUCT("S" VARCHAR), "'
         """
         return _duckdb(self.attributes)
@@ -71,11 +78,11 @@ def _duckdb_value(value: str | Shape) -> str:
     return f'STRUCT("M" {_duckdb(value)})'
 
 
-# Item shapes owned by each service (lambdas/counters/shards_table.py, lambdas/ip_lookup/keys.py,
-# lambdas/models/devices/items.py, lambdas/models/orders/keys.py); unit tests check them against
-# items written by those modules.
+# More than their keys: item shapes owned by each service (lambdas/counters/shards_table.py,
+# lambdas/ip_lookup/keys.py, lambdas/models/devices/items.py, lambdas/models/orders/keys.py); unit
+# tests check them against items written by those modules.
 IP_METADATA = ("country", "asn", "organization")  # `data` columns the views expose (CSV headers)
-TABLES: Mapping[str, ExportedTable] = MappingProxyType(
+DECLARED: Mapping[str, ExportedTable] = MappingProxyType(
     {
         table.key: table
         for table in (
@@ -131,13 +138,35 @@ TABLES: Mapping[str, ExportedTable] = MappingProxyType(
 )
 
 
-def exported_table(key: str) -> ExportedTable:
-    """The description of table `key`, or a `KeyError` naming the known keys.
+def table_key(output_key: str) -> str:
+    """The export key of a table from its stack output's name.
+
+    >>> table_key("CounterShardsTableName"), table_key("InvoiceAndBillingTableName")
+    ('counter_shards', 'invoice_and_billing')
+    """
+    name = output_key.removesuffix("TableName")
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
+
+
+def key_attributes(definitions: KeyDefinitions) -> dict[str, str]:
+    """Attribute name -> DynamoDB type of a table's key and index attributes.
+
+    >>> key_attributes([{"AttributeName": "pk", "AttributeType": "S"}])
+    {'pk': 'S'}
+    """
+    return {definition["AttributeName"]: definition["AttributeType"] for definition in definitions}
+
+
+def exported_table(key: str, definitions: KeyDefinitions | None = None) -> ExportedTable:
+    """Table `key` as SQL sees it: what its service declares, else its key and index attributes.
 
     >>> exported_table("orders").raw
     'raw_orders'
+    >>> exported_table("forums", [{"AttributeName": "Name", "AttributeType": "S"}]).attributes
+    {'Name': 'S'}
     """
-    try:
-        return TABLES[key]
-    except KeyError:
-        raise KeyError(f"unknown exported table {key!r}; known: {', '.join(TABLES)}") from None
+    if key in DECLARED:
+        return DECLARED[key]
+    if definitions is None:
+        raise KeyError(f"table {key!r} declares no columns: give its key definitions (DescribeTable)")
+    return ExportedTable(key, key_attributes(definitions), f"table {key} (its key and index attributes)")

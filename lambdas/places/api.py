@@ -7,13 +7,12 @@ from __future__ import annotations
 
 from decimal import Decimal
 from http import HTTPStatus
-from typing import Annotated, Any
+from typing import Annotated
 
-from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
 from common import index_search
-from common.api import create_resolver, json_response
+from common.api import answer_errors, create_resolver
 from places.exceptions import PlaceNotFoundError, PlacesUnavailableError
 from places.models import DEFAULT_LIMIT, ID_PATTERN, MAX_LIMIT, PlaceIn, PlaceOut, SearchOut
 from places.repository import environment_table
@@ -29,14 +28,13 @@ LongitudeQ = Annotated[float | None, Query(ge=-180, le=180, allow_inf_nan=False)
 PopulationQ = Annotated[int | None, Query(ge=0, le=MAX_POPULATION)]
 
 
-@app.exception_handler(PlaceNotFoundError)
-def _not_found(exc: PlaceNotFoundError) -> Response[Any]:
-    return json_response(HTTPStatus.NOT_FOUND, {"message": f"no place with id {exc}"})
-
-
-@app.exception_handler(PlacesUnavailableError)
-def _unavailable(exc: PlacesUnavailableError) -> Response[Any]:
-    return json_response(HTTPStatus.SERVICE_UNAVAILABLE, {"message": str(exc)})
+answer_errors(
+    app,
+    {
+        PlaceNotFoundError: (HTTPStatus.NOT_FOUND, "no place with id {exc}"),
+        PlacesUnavailableError: (HTTPStatus.SERVICE_UNAVAILABLE, "{exc}"),
+    },
+)
 
 
 def _bounds(low: float | int | None, high: float | int | None) -> tuple[Decimal | None, Decimal | None]:

@@ -4,13 +4,13 @@ Pure Python, no AWS call, deterministic for a seed. Layers, bottom up: `limits` 
 constants and their sources) -> `keys` (positions in a key space) -> `capacity` (a table's
 throughput and allowances) -> `partition`, `split`, `space` (partitions and their splits) ->
 `engine` and `clients` (the clock and who sends what) -> `workloads`, `traffic`, `accesses`,
-`seed003`, `ip_plan` (what to send) -> `report`, `verdict`, `measure`, `render`, `insights` (what
+`seed003`, `ip_plan` (what to send) -> `report` (with its verdict), `measure`, `render`, `insights` (what
 happened, as text, CSV, a chart, or as CloudWatch would have shown it).
 
 >>> from tatami.capacity import Setting, keys_workload, simulate
 >>> report = simulate(keys_workload("one key", [("k", n) for n in range(3000)], Setting()))
 >>> report.verdict.split(";")[0]
-'throttles: key k takes 100% of writes on 1 partition (table/P0 throttled for 2 s)'
+'throttles: key k takes 100% of writes on 1 partition (table/P3 throttled for 2 s)'
 """
 
 from tatami.capacity.capacity import Capacity

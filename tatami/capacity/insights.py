@@ -12,9 +12,8 @@ from typing import Any
 
 from tatami.capacity.accesses import Access, Schema, accesses
 from tatami.capacity.render import render
-from tatami.capacity.report import Report, simulate
+from tatami.capacity.report import DOMINANT, Report, simulate, verdict
 from tatami.capacity.traffic import KeyStats, key_stats, replay
-from tatami.capacity.verdict import DOMINANT, verdict
 from tatami.capacity.workloads import Setting
 
 __all__ = ["Insights", "analyse", "describe", "flagged_keys"]

@@ -7,15 +7,15 @@ from pathlib import Path
 
 import click
 
+from infra.paths import REPO_ROOT
 from tatami.commands.local import synthesize
-from tatami.local import engines
 
 
 @click.command()
 @click.option(
     "--cdk-out",
     type=click.Path(path_type=Path),
-    default=engines.REPO_ROOT / "cdk.out",
+    default=REPO_ROOT / "cdk.out",
     show_default=True,
     help="Cloud assembly to check.",
 )

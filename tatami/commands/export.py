@@ -19,9 +19,8 @@ from infra.constants import OUTPUT_OLAP_BUCKET, OUTPUT_OLAP_DATABASE, OUTPUT_OLA
 from olap.exceptions import OlapError
 from olap.exports import COMPLETED, FULL, RUNNING, TableExports
 from olap.glue import publish, s3_location
-from olap.run import Outcome, run_aws, run_local
+from olap.run import ExportOutcome, run_aws, run_local
 from olap.settings import ExportSettings
-from olap.tables import TABLES
 from tatami.target import Target, TargetError, resolve_target
 
 WAIT_POLL_SECONDS = 15.0
@@ -39,7 +38,11 @@ def settings_of(target: Target) -> ExportSettings:
 @click.command("export")
 @click.option("--local", is_flag=True, help="Export the running local cloud's tables (a parallel scan).")
 @click.option(
-    "--table", "tables", multiple=True, type=click.Choice(list(TABLES)), help="Only this table (repeatable)."
+    "--table",
+    "tables",
+    multiple=True,
+    metavar="KEY",
+    help="Only this table (repeatable): its stack output's name in snake case, e.g. orders, forums.",
 )
 @click.option(
     "--kind",
@@ -85,7 +88,7 @@ def export(
         raise click.ClickException("some exports failed (see above)")
 
 
-def _export_aws(target: Target, settings: ExportSettings, kind: str, wait: bool) -> list[Outcome]:
+def _export_aws(target: Target, settings: ExportSettings, kind: str, wait: bool) -> list[ExportOutcome]:
     exports = TableExports(target.client("dynamodb"), target.client("s3"))
     glue = target.client("glue")
     outcomes = run_aws(settings, exports, glue, kind=kind, seed=f"cli-{uuid.uuid4()}")
@@ -96,7 +99,7 @@ def _export_aws(target: Target, settings: ExportSettings, kind: str, wait: bool)
     return outcomes
 
 
-def _wait(exports: TableExports, glue: Any, settings: ExportSettings, outcome: Outcome) -> None:
+def _wait(exports: TableExports, glue: Any, settings: ExportSettings, outcome: ExportOutcome) -> None:
     """Poll until the export ends; a finished full export becomes what Athena reads."""
     assert outcome.export_arn is not None
     started = time.monotonic()

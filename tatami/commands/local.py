@@ -16,6 +16,7 @@ from typing import Any
 
 import click
 
+from infra.paths import REPO_ROOT
 from tatami.commands.insights import insights
 from tatami.local import engines
 from tatami.local.cloud import LocalCloud, LocalCloudConfig
@@ -23,8 +24,8 @@ from tatami.local.control import ControlServer
 from tatami.local.iam.guard import ENFORCE, MODES
 from tatami.local.iam.report import least_privilege, render
 from tatami.local.lifecycle import describe_stale, ports_free, stop_reporting
-from tatami.local.samples import SAMPLES
 from tatami.local.state import DEFAULT_WORK_DIR, AlreadyRunning, RunningState, read_state, stale_state
+from tatami.samples.catalog import SAMPLES
 
 WORK_DIR = DEFAULT_WORK_DIR
 
@@ -36,7 +37,7 @@ WORK_DIR = DEFAULT_WORK_DIR
 @click.option(
     "--cdk-out",
     type=click.Path(path_type=Path),
-    default=engines.REPO_ROOT / "cdk.out",
+    default=REPO_ROOT / "cdk.out",
     show_default=True,
     help="Cloud assembly to serve.",
 )
@@ -109,7 +110,7 @@ def synthesize(cdk_out: Path) -> None:
     started = time.monotonic()
     result = subprocess.run(
         [sys.executable, "app.py"],
-        cwd=engines.REPO_ROOT,
+        cwd=REPO_ROOT,
         capture_output=True,
         text=True,
         env={**os.environ, "CDK_OUTDIR": str(cdk_out)},

@@ -2,7 +2,7 @@
 
 Locally DuckDB reads the local cloud's newest full export of each table (downloaded once into a
 cache); in AWS Athena reads the Glue tables in the stack's workgroup. Both see the same views
-(`counter_shards`, `ip_ranges`, `device_logs`, `orders`) and run the same named queries.
+(one per exported table, named after it) and run the same named queries.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from tatami.local.state import DEFAULT_WORK_DIR
 from tatami.olap import athena, duck
 from tatami.olap.exports import ExportReadError, FetchedExport, fetch, latest_summary
 from tatami.olap.render import FORMATS, render
+from tatami.olap.tables import exported_tables
 from tatami.target import Target, TargetError, resolve_target
 
 CACHE_DIR = DEFAULT_WORK_DIR / "olap-cache"
@@ -34,7 +35,9 @@ def _help() -> str:
     lines = [
         "Run SQL (or a named query) over the newest export of each table.",
         "",
-        f"Views: {', '.join(views())} (columns: lambdas/olap/views/*.sql).",
+        "Views: one per exported table (every table with point-in-time recovery), named after it:",
+        f"{', '.join(views())} with the columns of lambdas/olap/views/*.sql, any other with one",
+        "column per key attribute.",
         "",
         "\b",
         "Named queries (--named NAME):",
@@ -79,7 +82,7 @@ def fetch_latest(target: Target, cache_dir: Path) -> dict[str, FetchedExport]:
     """Table key -> its newest full export in the local cloud's S3, downloaded into `cache_dir`."""
     s3, bucket = target.client("s3"), target.output(OUTPUT_OLAP_BUCKET)
     fetched = {}
-    for table in json.loads(target.output(OUTPUT_OLAP_TABLES)):
+    for table in json.loads(target.output(OUTPUT_OLAP_TABLES)):  # the stack's list: every PITR table
         summary = latest_summary(s3, bucket, table_prefix(DEFAULT_PREFIX, table))
         if summary is not None:
             fetched[table] = fetch(s3, bucket, table, summary, cache_dir)
@@ -87,6 +90,7 @@ def fetch_latest(target: Target, cache_dir: Path) -> dict[str, FetchedExport]:
 
 
 def _local(target: Target, sql: str, cache_dir: Path) -> duck.Result:
+    tables = exported_tables(target)
     fetched = fetch_latest(target, cache_dir)
     if not fetched:
         raise click.ClickException(
@@ -98,10 +102,10 @@ def _local(target: Target, sql: str, cache_dir: Path) -> duck.Result:
         click.echo(
             f"{export.table}: export {export.export_id} of {when}, {export.item_count:,} items", err=True
         )
-    missing = sorted(set(views()) - set(fetched))
+    missing = sorted(set(tables) - set(fetched))
     if missing:
         click.echo(f"no export yet of {', '.join(missing)}: their views are empty", err=True)
-    connection = duck.connect({table: export.paths for table, export in fetched.items()})
+    connection = duck.connect({table: export.paths for table, export in fetched.items()}, tables=tables)
     return duck.run(connection, sql)
 
 
@@ -111,4 +115,5 @@ def _athena(target: Target, sql: str) -> athena.Result:
         sql,
         target.output(OUTPUT_OLAP_DATABASE),
         target.output(OUTPUT_OLAP_WORKGROUP),
+        tables=exported_tables(target),
     )

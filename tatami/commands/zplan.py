@@ -1,6 +1,6 @@
 """`tatami zplan`: what a Z-order query costs on a schema, and which attributes the schema should hold.
 
-A thin shell over ``zorder.planner`` / ``zorder.advisor`` / ``zorder.report``: parse options, print tables.
+A thin shell over ``zorder.cost`` / ``zorder.advisor`` / ``zorder.report``: parse options, print tables.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from tatami.ip_loader.exceptions import InvalidSourceError, VerificationError
 from tatami.ip_loader.plan import CHUNK_ITEMS, Plan, chunks, plan
 from tatami.ip_loader.source import MAX_REPORTED, read_source
 from tatami.ip_loader.store import Manifest, RangesStore
-from tatami.ip_loader.writer import ChunkWriter, Progress, sweep_versions_before
+from tatami.ip_loader.writer import ChunkWriter, WriteProgress, sweep_versions_before
 
 
 @dataclass(frozen=True)
@@ -109,7 +109,7 @@ def load(
     prepared: Prepared,
     store: RangesStore,
     options: LoadOptions | None = None,
-    progress: Progress | None = None,
+    progress: WriteProgress | None = None,
     log: Callable[[str], None] | None = None,
 ) -> LoadSummary:
     """Load a prepared dataset as the new live version and return what happened.

@@ -16,7 +16,7 @@ from ip_lookup.keys import Piece
 from tatami.ip_loader.exceptions import InterruptedLoadError
 from tatami.ip_loader.store import BATCH, RangesStore
 
-Progress = Callable[[int, int], None]
+WriteProgress = Callable[[int, int], None]  # (chunks written, chunks in all)
 
 
 class ChunkWriter:
@@ -26,10 +26,10 @@ class ChunkWriter:
     """
 
     def __init__(
-        self, store: RangesStore, version: int, load_id: str, progress: Progress | None = None
+        self, store: RangesStore, version: int, load_id: str, progress: WriteProgress | None = None
     ) -> None:
         self.store, self.version, self.load_id = store, version, load_id
-        self.progress: Progress = progress or (lambda _done, _total: None)
+        self.progress: WriteProgress = progress or (lambda _done, _total: None)
         self.lock, self.stop = threading.Lock(), threading.Event()
         self.written, self.wcu, self.seconds = 0, 0.0, 0.0
         self.finished = 0  # chunks recorded in the manifest by this run

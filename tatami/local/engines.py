@@ -20,10 +20,12 @@ from pathlib import Path
 import boto3
 from botocore.config import Config
 
+from infra.paths import REPO_ROOT
+from tatami.local.intrinsics import LOCAL_REGION
+
 _LIBC = ctypes.CDLL(None, use_errno=True)
 _PR_SET_PDEATHSIG = 1
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 LOCAL_CREDENTIALS = {"aws_access_key_id": "tatamilocal", "aws_secret_access_key": "tatamilocal"}
 _FAST_FAIL = Config(connect_timeout=1, read_timeout=5, retries={"max_attempts": 0})
 
@@ -121,7 +123,7 @@ def start_moto(port: int, log_file: Path) -> Engine:
     command = [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)]
     engine = Engine("moto server", port, _spawn(command, log_file, cwd=REPO_ROOT))
     probe = boto3.client(
-        "sqs", endpoint_url=engine.endpoint, region_name="us-east-1", config=_FAST_FAIL, **LOCAL_CREDENTIALS
+        "sqs", endpoint_url=engine.endpoint, region_name=LOCAL_REGION, config=_FAST_FAIL, **LOCAL_CREDENTIALS
     )
     _wait_until(engine, log_file, probe.list_queues)
     return engine
@@ -129,7 +131,7 @@ def start_moto(port: int, log_file: Path) -> Engine:
 
 def dynamodb_client(endpoint: str, config: Config | None = None):  # type: ignore[no-untyped-def]
     return boto3.client(
-        "dynamodb", endpoint_url=endpoint, region_name="us-east-1", config=config, **LOCAL_CREDENTIALS
+        "dynamodb", endpoint_url=endpoint, region_name=LOCAL_REGION, config=config, **LOCAL_CREDENTIALS
     )
 
 

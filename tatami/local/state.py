@@ -8,8 +8,10 @@ import os
 from pathlib import Path
 from typing import IO, Any
 
+from infra.paths import REPO_ROOT
+
 # TATAMI_LOCAL_DIR moves it (the lifecycle tests run `tatami local` beside a developer's own).
-DEFAULT_WORK_DIR = Path(os.environ.get("TATAMI_LOCAL_DIR") or Path(__file__).resolve().parents[2] / ".local")
+DEFAULT_WORK_DIR = Path(os.environ.get("TATAMI_LOCAL_DIR") or REPO_ROOT / ".local")
 
 
 class AlreadyRunning(RuntimeError):

@@ -6,9 +6,11 @@ The workgroup enforces its encrypted result location, so the query names none.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from olap.catalog import with_views
+from olap.tables import DECLARED, ExportedTable
 
 Result = tuple[list[str], list[tuple[Any, ...]]]
 _DONE = ("SUCCEEDED", "FAILED", "CANCELLED")
@@ -19,7 +21,13 @@ class AthenaQueryError(RuntimeError):
 
 
 def run(
-    athena: Any, sql: str, database: str, work_group: str, poll: float = 0.5, timeout: float = 900
+    athena: Any,
+    sql: str,
+    database: str,
+    work_group: str,
+    poll: float = 0.5,
+    timeout: float = 900,
+    tables: Mapping[str, ExportedTable] = DECLARED,
 ) -> Result:
     """Run `sql` and return its column names and rows (values as Athena's text).
 
@@ -27,7 +35,9 @@ def run(
     (['_col0'], [('1',)])
     """
     started = athena.start_query_execution(
-        QueryString=with_views(sql), QueryExecutionContext={"Database": database}, WorkGroup=work_group
+        QueryString=with_views(sql, tables),
+        QueryExecutionContext={"Database": database},
+        WorkGroup=work_group,
     )
     query_id = started["QueryExecutionId"]
     deadline = time.monotonic() + timeout

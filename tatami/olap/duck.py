@@ -14,8 +14,8 @@ from typing import Any
 
 import duckdb
 
-from olap.catalog import views
-from olap.tables import TABLES
+from olap.catalog import view_sql
+from olap.tables import DECLARED, ExportedTable
 
 Result = tuple[list[str], list[tuple[Any, ...]]]
 Error = duckdb.Error  # what a bad query raises
@@ -25,13 +25,12 @@ def _literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def raw_table_sql(table: str, paths: Sequence[Path]) -> str:
-    """The CREATE TABLE of `raw_<table>` from `paths` (none: an empty table of the right type).
+def raw_table_sql(exported: ExportedTable, paths: Sequence[Path]) -> str:
+    """The CREATE TABLE of `raw_<table>` from `paths` (none: an empty view of the right type).
 
-    >>> raw_table_sql("orders", [])[:61]
-    'CREATE OR REPLACE TABLE raw_orders AS SELECT CAST(NULL AS STR'
+    >>> raw_table_sql(DECLARED["orders"], [])[:60]
+    'CREATE OR REPLACE VIEW raw_orders AS SELECT CAST(NULL AS STR'
     """
-    exported = TABLES[table]
     item_type = exported.duckdb_type()
     if not paths:
         return (
@@ -44,8 +43,12 @@ def raw_table_sql(table: str, paths: Sequence[Path]) -> str:
     )
 
 
-def connect(files: Mapping[str, Sequence[Path]], threads: int | None = None) -> duckdb.DuckDBPyConnection:
-    """An in-memory DuckDB with a raw table and a view per exported table (`files`: table -> data files).
+def connect(
+    files: Mapping[str, Sequence[Path]],
+    threads: int | None = None,
+    tables: Mapping[str, ExportedTable] = DECLARED,
+) -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB with a raw table and a view per table of `tables` (`files`: key -> data files).
 
     >>> connect({}).sql("SELECT COUNT(*) FROM orders").fetchall()  # doctest: +SKIP
     [(0,)]
@@ -53,9 +56,9 @@ def connect(files: Mapping[str, Sequence[Path]], threads: int | None = None) -> 
     connection = duckdb.connect(":memory:")
     if threads:
         connection.execute(f"SET threads = {int(threads)}")
-    for table in TABLES:
-        connection.execute(raw_table_sql(table, files.get(table, ())))
-        connection.execute(f"CREATE OR REPLACE VIEW {table} AS {views()[table]}")
+    for key, table in tables.items():
+        connection.execute(raw_table_sql(table, files.get(key, ())))
+        connection.execute(f"CREATE OR REPLACE VIEW {key} AS {view_sql(table)}")
     return connection
 
 

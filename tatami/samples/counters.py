@@ -16,7 +16,7 @@ import requests
 
 if TYPE_CHECKING:
     from tatami.local.cloud import LocalCloud
-    from tatami.local.samples import Progress
+    from tatami.samples import LoadProgress
 
 NAME = "counters"
 VOTES = {"votes-A": 170, "votes-B": 130}
@@ -24,7 +24,7 @@ SIZING = {"target_wcu": 100_000, "safety_factor": 1.5}  # seed 004's example: 10
 EXAMPLES = ("/counters/votes-A", "/counters/votes-B?consistent=true", "/counters/votes-A?source=rollup")
 
 
-def load(cloud: LocalCloud, progress: Progress) -> str:
+def load(cloud: LocalCloud, progress: LoadProgress) -> str:
     """Create the candidates' counters and cast the votes; counters that already exist are kept.
 
     >>> load(cloud, lambda done, total: None)  # doctest: +SKIP

@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from infra.constants import OUTPUT_IP_RANGES_TABLE
+from tatami.target import cloud_target
 
 if TYPE_CHECKING:
     from tatami.local.cloud import LocalCloud
-    from tatami.local.samples import Progress
+    from tatami.samples import LoadProgress
 
 NAME = "ip-lookup"
 DATA = Path(__file__).resolve().parent / "data" / "ip_ranges.csv"
@@ -26,7 +27,7 @@ EXAMPLES = (
 )
 
 
-def load(cloud: LocalCloud, progress: Progress) -> str:
+def load(cloud: LocalCloud, progress: LoadProgress) -> str:
     """Load the extract into the cloud's ranges table; an already live copy is left as it is.
 
     >>> load(cloud, lambda done, total: None)  # doctest: +SKIP
@@ -37,7 +38,7 @@ def load(cloud: LocalCloud, progress: Progress) -> str:
     from tatami.ip_loader.load import prepare
     from tatami.ip_loader.store import RangesStore
 
-    target = cloud.target()
+    target = cloud_target(cloud)
     store = RangesStore(loader_client(target), target.output(OUTPUT_IP_RANGES_TABLE))
     summary = load_ranges(prepare([DATA]), store, progress=progress)
     return f"v{summary.version}: {summary.describe()} (DB-IP/RouteViews/NRO, CC BY 4.0)"

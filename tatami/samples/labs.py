@@ -19,11 +19,12 @@ from urllib.parse import quote
 
 from infra.constants import OUTPUT_EMPLOYEES_TABLE, OUTPUT_LOGFILE_TABLE
 from tatami.samples.models_workshop import send
+from tatami.target import cloud_target
 
 if TYPE_CHECKING:
     from labs.employees.models import EmployeeIn
     from tatami.local.cloud import LocalCloud
-    from tatami.local.samples import Progress
+    from tatami.samples import LoadProgress
 
 NAME = "labs (seed 004)"
 DATA = Path(__file__).resolve().parent / "data"
@@ -85,7 +86,7 @@ def log_line(request_id: int, rng: random.Random) -> dict[str, Any]:
     return item
 
 
-def load(cloud: LocalCloud, progress: Progress) -> str:
+def load(cloud: LocalCloud, progress: LoadProgress) -> str:
     """Load the three labs' samples into a started local cloud; a one-line summary.
 
     >>> load(cloud, lambda done, total: None)  # doctest: +SKIP
@@ -95,7 +96,7 @@ def load(cloud: LocalCloud, progress: Progress) -> str:
 
     from labs.employees.repository import EmployeesTable
 
-    target, sample = cloud.target(), invoices()
+    target, sample = cloud_target(cloud), invoices()
     total = len(sample) + 2
     for done, invoice in enumerate(sample, start=1):
         status, answer = send(cloud.api_url, "PUT", f"/invoices/{invoice.pop('id')}", invoice)

@@ -23,10 +23,11 @@ from typing import TYPE_CHECKING, Any
 
 from infra import constants
 from infra.constructs.forum_orders_businesses_schema import DEFAULT_STATUS_SHARDS
+from tatami.target import cloud_target
 
 if TYPE_CHECKING:
     from tatami.local.cloud import LocalCloud
-    from tatami.local.samples import Progress
+    from tatami.samples import LoadProgress
     from tatami.target import Target
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -81,9 +82,9 @@ def _status(age_days: float, rng: random.Random) -> str:
     return rng.choice(["PENDING", "DELIVERED", "DELIVERED", "DELIVERED", "DELIVERED"])
 
 
-def load(cloud: LocalCloud, progress: Progress) -> str:
+def load(cloud: LocalCloud, progress: LoadProgress) -> str:
     """Write every sample item through the models' repositories into the cloud's tables."""
-    target = cloud.target()
+    target = cloud_target(cloud)
     client = target.client("dynamodb")
     items, listings = forum_items(), [*business_data()["seed"], *business_data()["demo"]]
     placed = generated_orders(datetime.now(UTC))

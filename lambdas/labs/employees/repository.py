@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
+from common.listing import CLIENT_CONFIG, Item, ListPage, ReadStats, cut, low_level, start_key
 from labs.employees.exceptions import EmployeeConflictError, EmployeeNotFoundError, EmployeesUnavailableError
 from labs.employees.items import (
     INDEX_KEYS,
@@ -25,7 +26,6 @@ from labs.employees.items import (
 from labs.employees.models import EmployeeIn
 from labs.employees.queries import Lookup
 from labs.versioned import VersionedTable, guard
-from models.listing import CLIENT_CONFIG, Item, Page, ReadStats, cut, low_level, start_key
 
 TABLE_ENV = "EMPLOYEES_TABLE"
 MANAGERS_LOOKUP = Lookup(MANAGERS, "is_manager = :m", {":m": {"S": IS_MANAGER}})
@@ -55,7 +55,7 @@ class EmployeesTable(VersionedTable):
         units = float(response.get("ConsumedCapacity", {}).get("CapacityUnits", 0.0))
         return employee_view(response["Item"]), ReadStats(1, 1, units)
 
-    def find(self, lookup: Lookup, cursor: Item | None, limit: int) -> Page:
+    def find(self, lookup: Lookup, cursor: Item | None, limit: int) -> ListPage:
         """One Query of the lookup's index; a page of employees (or index entries) and its cost."""
         response = self._call(
             "query",
@@ -70,9 +70,9 @@ class EmployeesTable(VersionedTable):
         items, next_key = cut(
             response["Items"], response.get("LastEvaluatedKey"), limit, INDEX_KEYS[lookup.index]
         )
-        return Page([hit_view(item) for item in items], next_key, ReadStats.of(response))
+        return ListPage([hit_view(item) for item in items], next_key, ReadStats.of(response))
 
-    def managers(self, cursor: Item | None, limit: int) -> Page:
+    def managers(self, cursor: Item | None, limit: int) -> ListPage:
         """Every manager by name: one Query of the sparse GSI_2, which holds nothing else."""
         return self.find(MANAGERS_LOOKUP, cursor, limit)
 

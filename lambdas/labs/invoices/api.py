@@ -8,12 +8,12 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 
-from common.api import CREATED_OR_REPLACED, NO_CONTENT, create_resolver, json_response
+from common.api import CREATED_OR_REPLACED, NO_CONTENT, answer_errors, create_resolver, json_response
+from common.listing import Limit, NextToken, cursor_from, scope
 from labs.invoices.exceptions import InvoiceConflictError, InvoiceNotFoundError, InvoicesUnavailableError
 from labs.invoices.items import BILL, CUSTOMER, key
 from labs.invoices.models import ID_PATTERN, InvoiceIn
 from labs.invoices.repository import default_table
-from models.listing import Limit, NextToken, cursor_from, scope
 
 app = create_resolver()
 
@@ -21,19 +21,14 @@ Id = Annotated[str, Path(pattern=ID_PATTERN, description="Letters, digits, '_', 
 TAGS = ["labs: invoices"]
 
 
-@app.exception_handler(InvoiceNotFoundError)
-def _not_found(exc: InvoiceNotFoundError) -> Response[Any]:
-    return json_response(HTTPStatus.NOT_FOUND, {"message": str(exc)})
-
-
-@app.exception_handler(InvoiceConflictError)
-def _conflict(exc: InvoiceConflictError) -> Response[Any]:
-    return json_response(HTTPStatus.CONFLICT, {"message": str(exc)})
-
-
-@app.exception_handler(InvoicesUnavailableError)
-def _unavailable(exc: InvoicesUnavailableError) -> Response[Any]:
-    return json_response(HTTPStatus.SERVICE_UNAVAILABLE, {"message": "invoices are unavailable, retry"})
+answer_errors(
+    app,
+    {
+        InvoiceNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
+        InvoiceConflictError: (HTTPStatus.CONFLICT, "{exc}"),
+        InvoicesUnavailableError: (HTTPStatus.SERVICE_UNAVAILABLE, "invoices are unavailable, retry"),
+    },
+)
 
 
 @app.get("/invoices/<id>", summary="An invoice with its customer and bills (one Query)", tags=TAGS)

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from common.listing import Item, plain
 from labs.invoices.models import InvoiceIn
-from models.listing import Item, plain
 
 INVOICE, CUSTOMER, BILL = "I#", "C#", "B#"
 INDEX = "GSI_1"

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from common.listing import CLIENT_CONFIG, Item, ListPage, ReadStats, cut, low_level, start_key
 from labs.invoices.exceptions import InvoiceConflictError, InvoiceNotFoundError, InvoicesUnavailableError
 from labs.invoices.items import INDEX, INVOICE, KEYS, invoice_items, invoice_view, key, split_related
 from labs.invoices.models import InvoiceIn
 from labs.versioned import VersionedTable, guard
-from models.listing import CLIENT_CONFIG, Item, Page, ReadStats, cut, low_level, start_key
 
 TABLE_ENV = "INVOICES_TABLE"
 
@@ -45,7 +45,9 @@ class InvoicesTable(VersionedTable):
             raise InvoiceNotFoundError(f"no invoice {invoice_id}")
         return view, ReadStats.of(response)
 
-    def related(self, entity_key: str, cursor: Item | None, limit: int) -> tuple[dict[str, Any] | None, Page]:
+    def related(
+        self, entity_key: str, cursor: Item | None, limit: int
+    ) -> tuple[dict[str, Any] | None, ListPage]:
         """A customer or bill (on the first page) and the invoices pointing at it: one Query of GSI_1."""
         first_page = cursor is None
         response = self._call(
@@ -67,7 +69,7 @@ class InvoicesTable(VersionedTable):
         entity, invoices = split_related([*own, *edges], entity_key)
         if first_page and entity is None and not invoices:
             raise InvoiceNotFoundError(f"nothing is known of {entity_key}")
-        return entity, Page(invoices, next_key, ReadStats.of(response))
+        return entity, ListPage(invoices, next_key, ReadStats.of(response))
 
     def put(self, invoice_id: str, body: InvoiceIn) -> tuple[bool, dict[str, Any]]:
         """Write the invoice and everything it owns in one transaction; (is it new?, the invoice)."""

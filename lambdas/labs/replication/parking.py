@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import json
 import os
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
-import boto3
 from botocore.exceptions import BotoCoreError, ClientError
 
+from common.clients import aws_client
 from labs.replication.exceptions import ReplicaUnavailableError
 from labs.replication.records import Record
 
@@ -25,9 +24,8 @@ if TYPE_CHECKING:
 QUEUE_ENV = "REPLICATION_FAILURE_QUEUE_URL"
 
 
-@cache
 def _client() -> SQSClient:
-    client: SQSClient = boto3.client("sqs")
+    client: SQSClient = aws_client("sqs")
     return client
 
 

@@ -17,10 +17,11 @@ three attributes equal the source's items (`live`).
 
 from __future__ import annotations
 
-import base64
 import json
 from collections.abc import Iterable
 from typing import Any
+
+from common.stream_images import wire_image
 
 VERSION, DELETED, EXPIRES = "_rep_seq", "_rep_deleted", "_rep_expires"
 BOOKKEEPING = (VERSION, DELETED, EXPIRES)
@@ -71,10 +72,10 @@ def replica_item(record: Record, now: float, tombstone_seconds: int) -> Item:
     stamp = {VERSION: {"S": version(record)}}
     if record["eventName"] == "REMOVE":
         expires = {"N": str(int(now) + tombstone_seconds)}
-        return {**_binary(stream["Keys"]), **stamp, DELETED: {"BOOL": True}, EXPIRES: expires}
+        return {**wire_image(stream["Keys"]), **stamp, DELETED: {"BOOL": True}, EXPIRES: expires}
     if "NewImage" not in stream:
         raise ValueError(f"{record['eventName']} record without NewImage: the stream must show new images")
-    return {**_binary(stream["NewImage"]), **stamp}
+    return {**wire_image(stream["NewImage"]), **stamp}
 
 
 def live(item: Item) -> Item | None:
@@ -86,21 +87,3 @@ def live(item: Item) -> Item | None:
     if DELETED in item:
         return None
     return {name: value for name, value in item.items() if name not in BOOKKEEPING}
-
-
-def _binary(image: Item) -> Item:
-    """Lambda hands binary values base64-encoded; boto3 wants the bytes back."""
-    return {name: _decode(value) for name, value in image.items()}
-
-
-def _decode(value: dict[str, Any]) -> dict[str, Any]:
-    ((kind, inner),) = value.items()
-    if kind == "B":
-        return {"B": base64.b64decode(inner)}
-    if kind == "BS":
-        return {"BS": [base64.b64decode(item) for item in inner]}
-    if kind == "M":
-        return {"M": _binary(inner)}
-    if kind == "L":
-        return {"L": [_decode(item) for item in inner]}
-    return value

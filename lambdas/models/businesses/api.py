@@ -6,15 +6,14 @@ from functools import cache
 from http import HTTPStatus
 from typing import Annotated, Any
 
-from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
-from common.api import create_resolver, json_response
+from common.api import answer_errors, create_resolver
+from common.listing import Limit, NextToken, cursor_from, scope
 from models.businesses.exceptions import BusinessNotFoundError
 from models.businesses.models import ID_PATTERN, TYPE_PATTERN, Business, location_levels
 from models.businesses.repository import BusinessesRepository
-from models.listing import Limit, NextToken, cursor_from, scope
 
 app = create_resolver()
 
@@ -26,9 +25,12 @@ def repository() -> BusinessesRepository:
     return BusinessesRepository()
 
 
-@app.exception_handler(BusinessNotFoundError)
-def _not_found(exc: BusinessNotFoundError) -> Response[Any]:
-    return json_response(HTTPStatus.NOT_FOUND, {"message": str(exc)})
+answer_errors(
+    app,
+    {
+        BusinessNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
+    },
+)
 
 
 @app.get("/businesses", summary="Businesses of a type, drilled down by Country[:State[:City]]")

@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
+from common.listing import Item, ListPage, ReadStats, cut, default_client, low_level, plain, start_key
 from models.businesses.exceptions import BusinessNotFoundError
 from models.businesses.models import LEVELS, SEPARATOR, Business
-from models.listing import Item, Page, ReadStats, cut, default_client, low_level, plain, start_key
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
@@ -75,7 +75,7 @@ class BusinessesRepository:
 
     def by_location(
         self, business_type: str, levels: tuple[str, ...], limit: int, cursor: Item | None = None
-    ) -> Page:
+    ) -> ListPage:
         """One Query of BusinessLocation: BusinessType = type [AND the location condition]."""
         condition, values = location_condition(levels)
         request: dict[str, Any] = {
@@ -91,4 +91,4 @@ class BusinessesRepository:
             request["ExpressionAttributeNames"] = {"#location": "Location"}
         response = self.client.query(**request)
         items, next_key = cut(response["Items"], response.get("LastEvaluatedKey"), limit, INDEX_KEYS)
-        return Page([shown(item) for item in items], next_key, ReadStats.of(response))
+        return ListPage([shown(item) for item in items], next_key, ReadStats.of(response))

@@ -6,11 +6,10 @@ import json
 from http import HTTPStatus
 from typing import Annotated, Any
 
-from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
-from common.api import create_resolver, json_response
+from common.api import answer_errors, create_resolver
 from common.tokens import decode_token, encode_token
 from models.campaigns.exceptions import CampaignsUnavailableError, ProfileNotFoundError
 from models.campaigns.intersect import LOWEST, SortedIds, intersect
@@ -26,14 +25,13 @@ TAGS = ["campaigns"]
 SEEK_PAGE = 100
 
 
-@app.exception_handler(ProfileNotFoundError)
-def _not_found(exc: ProfileNotFoundError) -> Response[Any]:
-    return json_response(HTTPStatus.NOT_FOUND, {"message": str(exc)})
-
-
-@app.exception_handler(CampaignsUnavailableError)
-def _unavailable(exc: CampaignsUnavailableError) -> Response[Any]:
-    return json_response(HTTPStatus.SERVICE_UNAVAILABLE, {"message": "campaign data is unavailable, retry"})
+answer_errors(
+    app,
+    {
+        ProfileNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
+        CampaignsUnavailableError: (HTTPStatus.SERVICE_UNAVAILABLE, "campaign data is unavailable, retry"),
+    },
+)
 
 
 @app.put("/campaigns/users/<user_id>", summary="Set a user's campaign profile", tags=TAGS)

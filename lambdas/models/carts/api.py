@@ -12,7 +12,7 @@ from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 from pydantic import ValidationError
 
-from common.api import NO_CONTENT, create_resolver, json_response
+from common.api import NO_CONTENT, answer_errors, create_resolver
 from common.tokens import decode_token, encode_token
 from models.carts.exceptions import CartNotFoundError, CartsUnavailableError
 from models.carts.models import (
@@ -38,14 +38,13 @@ Next = Annotated[str | None, Query(alias="next", max_length=4096, description="t
 TAGS = ["carts"]
 
 
-@app.exception_handler(CartNotFoundError)
-def _not_found(exc: CartNotFoundError) -> Response[Any]:
-    return json_response(HTTPStatus.NOT_FOUND, {"message": str(exc)})
-
-
-@app.exception_handler(CartsUnavailableError)
-def _unavailable(exc: CartsUnavailableError) -> Response[Any]:
-    return json_response(HTTPStatus.SERVICE_UNAVAILABLE, {"message": "carts are unavailable, retry"})
+answer_errors(
+    app,
+    {
+        CartNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
+        CartsUnavailableError: (HTTPStatus.SERVICE_UNAVAILABLE, "carts are unavailable, retry"),
+    },
+)
 
 
 @app.get("/users/<user_id>/cart", summary="A user's cart as the seed's document", tags=TAGS)

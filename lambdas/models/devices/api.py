@@ -12,7 +12,7 @@ from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 from pydantic import AwareDatetime
 
-from common.api import CREATED, create_resolver, json_response
+from common.api import CREATED, answer_errors, create_resolver, json_response
 from common.tokens import decode_token, encode_token
 from models.devices import logs
 from models.devices.exceptions import DeviceLogsUnavailableError, LogConflictError, LogNotFoundError
@@ -37,19 +37,14 @@ From = Annotated[AwareDatetime | None, Query(alias="from", description="inclusiv
 To = Annotated[AwareDatetime | None, Query(description="inclusive, ISO 8601 with zone")]
 
 
-@app.exception_handler(LogNotFoundError)
-def _not_found(exc: LogNotFoundError) -> Response[Any]:
-    return json_response(HTTPStatus.NOT_FOUND, {"message": str(exc)})
-
-
-@app.exception_handler(LogConflictError)
-def _conflict(exc: LogConflictError) -> Response[Any]:
-    return json_response(HTTPStatus.CONFLICT, {"message": f"created_at: {exc}"})
-
-
-@app.exception_handler(DeviceLogsUnavailableError)
-def _unavailable(exc: DeviceLogsUnavailableError) -> Response[Any]:
-    return json_response(HTTPStatus.SERVICE_UNAVAILABLE, {"message": "device logs are unavailable, retry"})
+answer_errors(
+    app,
+    {
+        LogNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
+        LogConflictError: (HTTPStatus.CONFLICT, "created_at: {exc}"),
+        DeviceLogsUnavailableError: (HTTPStatus.SERVICE_UNAVAILABLE, "device logs are unavailable, retry"),
+    },
+)
 
 
 @app.post(

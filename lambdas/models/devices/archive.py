@@ -9,6 +9,7 @@ retried batch rewrites the same object instead of adding a duplicate.
 
 from __future__ import annotations
 
+import base64
 import gzip
 import json
 import os
@@ -16,10 +17,11 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-import boto3
-from boto3.dynamodb.types import TypeDeserializer
+from boto3.dynamodb.types import Binary
 from botocore.exceptions import BotoCoreError, ClientError
 
+from common.clients import aws_client
+from common.stream_images import plain_image
 from models.devices.exceptions import DeviceLogsUnavailableError
 
 if TYPE_CHECKING:
@@ -28,7 +30,6 @@ if TYPE_CHECKING:
 BUCKET_ENV = "ARCHIVE_BUCKET"
 PREFIX = "archive/device-logs/"
 TTL_PRINCIPAL = "dynamodb.amazonaws.com"
-_FROM = TypeDeserializer()
 
 
 def is_ttl_removal(record: dict[str, Any]) -> bool:
@@ -45,8 +46,22 @@ def is_ttl_removal(record: dict[str, Any]) -> bool:
 def expired_log(record: dict[str, Any]) -> dict[str, Any]:
     """The deleted log (the record's old image) as plain JSON values."""
     image = record["dynamodb"].get("OldImage", {})
-    values = {name: _FROM.deserialize(value) for name, value in image.items()}
-    return {k: int(v) if isinstance(v, Decimal) else v for k, v in sorted(values.items())}
+    return {name: _json_value(value) for name, value in sorted(plain_image(image).items())}
+
+
+def _json_value(value: Any) -> Any:
+    """Numbers as int (a log's numbers are whole), binaries as base64 text, sets as sorted lists."""
+    if isinstance(value, Decimal):
+        return int(value)
+    if isinstance(value, Binary | bytes):
+        return base64.b64encode(bytes(value)).decode()
+    if isinstance(value, dict):
+        return {key: _json_value(inner) for key, inner in value.items()}
+    if isinstance(value, set):
+        return sorted(_json_value(inner) for inner in value)
+    if isinstance(value, list):
+        return [_json_value(inner) for inner in value]
+    return value
 
 
 def object_key(records: list[dict[str, Any]]) -> str:
@@ -80,11 +95,6 @@ def archive_expired(records: list[dict[str, Any]], client: S3Client | None = Non
     return {"archived": len(expired), "key": key}
 
 
-_s3: S3Client | None = None
-
-
 def _client() -> S3Client:
-    global _s3
-    if _s3 is None:
-        _s3 = boto3.client("s3")
-    return _s3
+    client: S3Client = aws_client("s3")
+    return client

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
-from common.api import CREATED_OR_REPLACED, NO_CONTENT, create_resolver, json_response
+from common.api import CREATED_OR_REPLACED, NO_CONTENT, answer_errors, create_resolver, json_response
 from common.tokens import decode_token, encode_token
 from models.documents import service
 from models.documents.bodies import default_bodies
@@ -29,19 +29,14 @@ Report = Annotated[ReportId, Path()]
 TAGS = ["documents"]
 
 
-@app.exception_handler(DocumentNotFoundError)
-def _not_found(exc: DocumentNotFoundError) -> Response[Any]:
-    return json_response(HTTPStatus.NOT_FOUND, {"message": str(exc)})
-
-
-@app.exception_handler(DocumentConflictError)
-def _conflict(exc: DocumentConflictError) -> Response[Any]:
-    return json_response(HTTPStatus.CONFLICT, {"message": f"report_id: {exc}"})
-
-
-@app.exception_handler(DocumentsUnavailableError)
-def _unavailable(exc: DocumentsUnavailableError) -> Response[Any]:
-    return json_response(HTTPStatus.SERVICE_UNAVAILABLE, {"message": "documents are unavailable, retry"})
+answer_errors(
+    app,
+    {
+        DocumentNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
+        DocumentConflictError: (HTTPStatus.CONFLICT, "report_id: {exc}"),
+        DocumentsUnavailableError: (HTTPStatus.SERVICE_UNAVAILABLE, "documents are unavailable, retry"),
+    },
+)
 
 
 @app.put(

@@ -7,14 +7,13 @@ from functools import cache
 from http import HTTPStatus
 from typing import Annotated, Any, Literal
 
-from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 
-from common.api import create_resolver, json_response
+from common.api import answer_errors, create_resolver
+from common.listing import Limit, NextToken, bounds, path_name
 from models.forum import service
 from models.forum.exceptions import ForumNotFoundError, ThreadNotFoundError
 from models.forum.repository import ForumRepository, ForumTables, ReplyQuery
-from models.listing import Limit, NextToken, bounds, path_name
 
 app = create_resolver()
 
@@ -30,9 +29,13 @@ def repository() -> ForumRepository:
     return ForumRepository(ForumTables.from_env())
 
 
-@app.exception_handler([ForumNotFoundError, ThreadNotFoundError])
-def _not_found(exc: LookupError) -> Response[Any]:
-    return json_response(HTTPStatus.NOT_FOUND, {"message": str(exc)})
+answer_errors(
+    app,
+    {
+        ForumNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
+        ThreadNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
+    },
+)
 
 
 @app.get("/forums", summary="Every forum (Scan of the Forum table)")

@@ -13,10 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from models.forum.exceptions import ForumNotFoundError, InvalidItemError, ThreadNotFoundError
-from models.listing import (
+from common.listing import (
     Item,
-    Page,
+    ListPage,
     ReadStats,
     cut,
     default_client,
@@ -25,6 +24,7 @@ from models.listing import (
     range_condition,
     start_key,
 )
+from models.forum.exceptions import ForumNotFoundError, InvalidItemError, ThreadNotFoundError
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
@@ -78,7 +78,7 @@ class ForumRepository:
     def client(self) -> DynamoDBClient:
         return self._client or default_client()
 
-    def list_forums(self, limit: int, cursor: Item | None = None) -> Page:
+    def list_forums(self, limit: int, cursor: Item | None = None) -> ListPage:
         """Every forum, one page at a time: a Scan, the only one in the forum model."""
         request: dict[str, Any] = {"TableName": self.tables.forums, "Limit": limit + 1}
         response = self.client.scan(**request, **start_key(cursor), ReturnConsumedCapacity="TOTAL")
@@ -90,7 +90,7 @@ class ForumRepository:
             raise ForumNotFoundError(name)
         return item
 
-    def list_threads(self, forum: str, limit: int, cursor: Item | None = None) -> Page:
+    def list_threads(self, forum: str, limit: int, cursor: Item | None = None) -> ListPage:
         """A forum's threads in Subject order: Query ForumName = forum."""
         response = self.client.query(
             TableName=self.tables.threads,
@@ -108,7 +108,7 @@ class ForumRepository:
             raise ThreadNotFoundError(forum, subject)
         return item
 
-    def list_replies(self, query: ReplyQuery, limit: int, cursor: Item | None = None) -> Page:
+    def list_replies(self, query: ReplyQuery, limit: int, cursor: Item | None = None) -> ListPage:
         """A thread's replies in ReplyDateTime order: Query Id = forum#subject [AND a range]."""
         condition, values = range_condition("ReplyDateTime", query.low, query.high)
         response = self.client.query(
@@ -148,6 +148,6 @@ class ForumRepository:
         self.client.put_item(TableName=table, Item=low_level(item))
 
 
-def _page(response: Mapping[str, Any], limit: int, key_names: tuple[str, ...]) -> Page:
+def _page(response: Mapping[str, Any], limit: int, key_names: tuple[str, ...]) -> ListPage:
     items, cursor = cut(response.get("Items", []), response.get("LastEvaluatedKey"), limit, key_names)
-    return Page([plain(item) for item in items], cursor, ReadStats.of(response))
+    return ListPage([plain(item) for item in items], cursor, ReadStats.of(response))

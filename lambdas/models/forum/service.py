@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from common.listing import cursor_from, scope
 from models.forum.repository import ForumRepository, ReplyQuery
-from models.listing import cursor_from, scope
 
 
 def forums(repository: ForumRepository, limit: int, token: str | None) -> dict[str, Any]:

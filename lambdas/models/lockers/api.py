@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
-from common.api import CREATED_OR_REPLACED, NO_CONTENT, create_resolver, json_response
+from common.api import CREATED_OR_REPLACED, NO_CONTENT, answer_errors, create_resolver, json_response
 from common.tokens import decode_token, encode_token
 from models.lockers.exceptions import LockerConflictError, LockerNotFoundError, LockersUnavailableError
 from models.lockers.models import Location, Locker, LockerId, LockerIn, area_prefix
@@ -22,19 +22,14 @@ Id = Annotated[LockerId, Path()]
 TAGS = ["lockers"]
 
 
-@app.exception_handler(LockerNotFoundError)
-def _not_found(exc: LockerNotFoundError) -> Response[Any]:
-    return json_response(HTTPStatus.NOT_FOUND, {"message": str(exc)})
-
-
-@app.exception_handler(LockerConflictError)
-def _conflict(exc: LockerConflictError) -> Response[Any]:
-    return json_response(HTTPStatus.CONFLICT, {"message": str(exc)})
-
-
-@app.exception_handler(LockersUnavailableError)
-def _unavailable(exc: LockersUnavailableError) -> Response[Any]:
-    return json_response(HTTPStatus.SERVICE_UNAVAILABLE, {"message": "lockers are unavailable, retry"})
+answer_errors(
+    app,
+    {
+        LockerNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
+        LockerConflictError: (HTTPStatus.CONFLICT, "{exc}"),
+        LockersUnavailableError: (HTTPStatus.SERVICE_UNAVAILABLE, "lockers are unavailable, retry"),
+    },
+)
 
 
 @app.get("/lockers", summary="Pick-up lockers of a prefecture, drilled down by location", tags=TAGS)

@@ -13,8 +13,8 @@ from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
 from common import index_search
-from common.api import CREATED, create_resolver, json_response
-from models.listing import Limit, NextToken, bounds, just_before
+from common.api import CREATED, answer_errors, create_resolver, json_response
+from common.listing import Limit, NextToken, bounds, just_before
 from models.orders import service
 from models.orders.exceptions import CustomerNotFoundError, OrderExistsError, OrderNotFoundError
 from models.orders.models import (
@@ -41,14 +41,14 @@ def repository() -> OrdersRepository:
     return OrdersRepository(OrdersTables.from_env())
 
 
-@app.exception_handler([OrderNotFoundError, CustomerNotFoundError])
-def _not_found(exc: LookupError) -> Response[Any]:
-    return json_response(HTTPStatus.NOT_FOUND, {"message": str(exc)})
-
-
-@app.exception_handler(OrderExistsError)
-def _exists(exc: OrderExistsError) -> Response[Any]:
-    return json_response(HTTPStatus.CONFLICT, {"message": str(exc)})
+answer_errors(
+    app,
+    {
+        OrderNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
+        CustomerNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
+        OrderExistsError: (HTTPStatus.CONFLICT, "{exc}"),
+    },
+)
 
 
 @app.get("/orders/search", summary="Orders by date, total and status at once (the Z-order index, by cost)")

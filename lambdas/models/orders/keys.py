@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from models.listing import range_condition
+from common.listing import range_condition
 from models.orders.models import CustomerOrdersQuery, Status
 
 CUSTOMER_ORDERS = "CustomerOrders"  # CustomerId + OrderDate, INCLUDE Status

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import ClientError
 
-from models.listing import Item, Page, ReadStats, cut, default_client, low_level, plain, start_key
+from common.listing import Item, ListPage, ReadStats, cut, default_client, low_level, plain, start_key
 from models.orders import keys
 from models.orders.exceptions import CustomerNotFoundError, OrderExistsError, OrderNotFoundError
 from models.orders.models import CustomerOrdersQuery, Status
@@ -123,7 +123,7 @@ class OrdersRepository:
             raise CustomerNotFoundError(customer_id)
         return plain(response["Item"])
 
-    def customer_orders(self, query: CustomerOrdersQuery, limit: int, cursor: Item | None) -> Page:
+    def customer_orders(self, query: CustomerOrdersQuery, limit: int, cursor: Item | None) -> ListPage:
         """One Query on CustomerOrders or CustomerStatusOrders (see `keys.customer_condition`)."""
         index, condition, values = keys.customer_condition(query)
         response = self.client.query(
@@ -139,7 +139,7 @@ class OrdersRepository:
         items, next_key = cut(
             response["Items"], response.get("LastEvaluatedKey"), limit, keys.INDEX_KEYS[index]
         )
-        return Page([plain(item, keys.DERIVED) for item in items], next_key, ReadStats.of(response))
+        return ListPage([plain(item, keys.DERIVED) for item in items], next_key, ReadStats.of(response))
 
     def status_shard(
         self, status: Status, since: str | None, shard: int, start: Item | None, limit: int

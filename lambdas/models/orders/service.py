@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
-from models.listing import Item, Page, cursor_from, instant, plain, scope
+from common.listing import Item, ListPage, cursor_from, instant, plain, scope
 from models.orders import keys
 from models.orders.models import CustomerOrdersQuery, NewOrder, Status, StatusOrdersQuery
 from models.orders.repository import OrdersRepository
@@ -88,4 +88,4 @@ def status_orders(
         _executor(),
         keys.INDEX_KEYS[keys.STATUS_ORDERS],
     )
-    return Page([plain(item, keys.DERIVED) for item in items], cursor, stats).body(token_scope)
+    return ListPage([plain(item, keys.DERIVED) for item in items], cursor, stats).body(token_scope)

@@ -19,7 +19,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from itertools import islice
 
-from models.listing import Item, ReadStats
+from common.listing import Item, ReadStats
 
 ShardCursor = dict[str, Item | None]
 

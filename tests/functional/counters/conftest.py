@@ -9,6 +9,7 @@ from typing import Any
 import boto3
 import pytest
 
+from common.clients import aws_client
 from tests.support.lambda_runtime import FakeContext, api_event, moto_environment
 
 TABLES = {"COUNTER_SHARDS_TABLE": "shards", "COUNTERS_TABLE": "counters", "COUNTER_IDEMPOTENCY_TABLE": "idem"}
@@ -17,10 +18,10 @@ KEYS = {"shards": ["pk"], "counters": ["name", "item"], "idem": ["id"]}
 
 
 def _reset_caches() -> None:
-    from counters import clients, configs, increments, settings
+    from counters import configs, increments, settings
 
     settings.settings.cache_clear()
-    clients.dynamodb.cache_clear()
+    aws_client.cache_clear()
     increments._keyed_apply.cache_clear()
     increments._idempotency_config.cache_clear()
     configs._cache.clear()

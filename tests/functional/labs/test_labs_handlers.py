@@ -13,6 +13,7 @@ import boto3
 import pytest
 
 import common.tokens
+from common.clients import aws_client
 from common.observability import metrics
 from common.repository import forget_instances
 from tests.integration.labs.tables import lab_tables
@@ -30,10 +31,9 @@ CONTEXT = FakeContext("labs")
 
 
 def _reset() -> None:
-    import labs.replication.parking as parking
 
     common.tokens._secret.cache_clear()
-    parking._client.cache_clear()
+    aws_client.cache_clear()
     forget_instances()
 
 

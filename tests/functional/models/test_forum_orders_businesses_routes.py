@@ -16,8 +16,8 @@ import pytest
 
 import common.tokens
 from common import index_search
+from common.clients import aws_client
 from infra.constructs import forum_orders_businesses_schema as schema
-from models import listing
 from models.businesses import api as businesses_api
 from models.forum import api as forum_api
 from models.orders import api as orders_api
@@ -38,7 +38,7 @@ APPS = {"forum": forum_api, "orders": orders_api, "businesses": businesses_api}
 def _clear_caches() -> None:
     common.tokens._secret.cache_clear()
     index_search.searcher.cache_clear()
-    listing.default_client.cache_clear()
+    aws_client.cache_clear()
     for module in APPS.values():
         module.repository.cache_clear()
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from common.clients import aws_client
 from counters.clients import dynamodb
 from counters.counters_table import parse_rollup
 from counters.rollup import handle_batch
@@ -21,7 +22,7 @@ from tatami.local.intrinsics import LOCAL_REGION
 
 def _reset() -> None:
     settings.cache_clear()
-    dynamodb.cache_clear()
+    aws_client.cache_clear()
 
 
 @pytest.fixture
@@ -57,7 +58,6 @@ def record(name: str, shard: int, version: int, count: int, sequence: int) -> di
 
 
 def rollup_value(name: str) -> tuple[int, int | None]:
-    from counters.clients import dynamodb
     from counters.settings import settings
 
     item = (

@@ -32,6 +32,7 @@ from tatami.local.cloud import LocalCloud
 from tatami.local.faults import FAULTS_ENV, FaultPlan
 from tatami.olap.exports import fetch, latest_summary
 from tatami.samples.ip_ranges import DATA
+from tatami.target import cloud_target
 
 RUNNER = Path(__file__).with_name("cli_under_faults.py")
 EXPORTED, EXPORTED_TABLE = 1000, "ip_ranges"  # a table no stream consumer reads
@@ -94,7 +95,7 @@ def test_a_killed_export_is_invisible_and_the_rerun_has_every_item_once(
     faulty_cloud: LocalCloud, tmp_path: Path
 ) -> None:
     """Invariant: newest complete export == the table, item for item, each once."""
-    settings: ExportSettings = settings_of(faulty_cloud.target()).select((EXPORTED_TABLE,))
+    settings: ExportSettings = settings_of(cloud_target(faulty_cloud)).select((EXPORTED_TABLE,))
     table = settings.tables[EXPORTED_TABLE].rsplit("/", 1)[-1]
     client = faulty_cloud.client("dynamodb")
     for batch in range(0, EXPORTED, 25):  # items of a dataset version no alias points at

@@ -6,8 +6,8 @@ import pytest
 import requests
 
 from tatami.local.cloud import LocalCloud
-from tatami.local.samples import SAMPLES
 from tatami.samples import ip_ranges
+from tatami.samples.catalog import SAMPLES
 
 
 @pytest.fixture(scope="module")

@@ -86,7 +86,7 @@ def test_a_new_dataset_replaces_the_old_and_old_versions_are_removed(ranges: Ran
     keys = ranges.scan_keys()
     assert {pk.split("#")[0] for pk in keys} == {"v2", "alias", "meta", "load"}
     assert len([pk for pk in keys if pk.startswith("load#")]) == 1  # the old load's manifest went too
-    assert resolve(["0.0.0.1"], ranges.cache()).outcomes[0].body["data"] == {"name": "b0"}
+    assert resolve(["0.0.0.1"], ranges.cache()).answers[0].body["data"] == {"name": "b0"}
     assert summary.removed > 0
 
 
@@ -102,7 +102,7 @@ def test_an_interrupted_load_keeps_the_old_dataset_live_and_resumes(ranges: Rang
     assert resumed.version == 2 and resumed.resumed_chunks >= 2
     assert 0 < resumed.written < resumed.items
     oracle, addresses = Oracle(new), probes(new)
-    outcomes = resolve([str(a) for a in addresses], ranges.cache()).outcomes
+    outcomes = resolve([str(a) for a in addresses], ranges.cache()).answers
     assert [o.body if o.status == 200 else None for o in outcomes] == [
         expected_body(a, oracle(a)) for a in addresses
     ]
@@ -173,7 +173,7 @@ def test_lookups_during_a_reload_never_mix_versions(ranges: Ranges) -> None:
             start += batch
             resolution = resolve([str(a) for a in chosen], cache)
             oracle = oracles[resolution.version or 0]
-            for address, outcome in zip(chosen, resolution.outcomes, strict=True):
+            for address, outcome in zip(chosen, resolution.answers, strict=True):
                 if (outcome.body if outcome.status == 200 else None) != expected_body(
                     address, oracle(address)
                 ):

@@ -23,7 +23,7 @@ EDGES = [
 
 
 def answer(ranges: Ranges, text: str) -> tuple[int, str | None]:
-    outcome = resolve([text], ranges.cache()).outcomes[0]
+    outcome = resolve([text], ranges.cache()).answers[0]
     return outcome.status, outcome.body.get("data", {}).get("name")
 
 
@@ -78,7 +78,7 @@ def test_generated_datasets_agree_with_the_bisect_oracle(ranges: Ranges, generat
     ranges.load(ranges.csv(generated), force=True)
     oracle, addresses = Oracle(generated), probes(generated)
     resolution = resolve([str(a) for a in addresses], ranges.cache())
-    for address, outcome in zip(addresses, resolution.outcomes, strict=True):
+    for address, outcome in zip(addresses, resolution.answers, strict=True):
         expected = expected_body(address, oracle(address))
         assert (outcome.body if outcome.status == 200 else None) == expected, address
     assert Address(V4, 0) in addresses

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
+from common.listing import instant, just_before
 from infra.constructs.forum_orders_businesses_schema import CUSTOMERS, ORDERS
-from models.listing import instant, just_before
 from models.orders import service
 from models.orders.exceptions import CustomerNotFoundError, OrderExistsError
 from models.orders.models import CustomerOrdersQuery, NewOrder, Status, StatusOrdersQuery

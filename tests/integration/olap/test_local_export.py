@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from olap.catalog import named_queries
 from olap.layout import export_id_of
-from olap.run import Outcome, run_local
+from olap.run import ExportOutcome, run_local
 from tatami.cli import main
 from tatami.commands.export import settings_of
 from tatami.olap import duck
@@ -30,7 +30,7 @@ olap_command = importlib.import_module("tatami.commands.olap")
 
 
 @pytest.fixture(scope="module")
-def exported(world: World) -> dict[str, Outcome]:
+def exported(world: World) -> dict[str, ExportOutcome]:
     settings = settings_of(world.target)
     outcomes = run_local(settings, world.client("dynamodb"), world.client("s3"), segments=3)
     return {outcome.table: outcome for outcome in outcomes}
@@ -57,7 +57,7 @@ def _summary(world: World, key: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize("key", ["counter_shards", "ip_ranges", "device_logs", "orders"])
 def test_an_exports_item_count_equals_a_scans_count(
-    exported: dict[str, Outcome], world: World, key: str
+    exported: dict[str, ExportOutcome], world: World, key: str
 ) -> None:
     summary = _summary(world, key)
     files = [json.loads(line) for line in _object(world, summary["manifestFilesS3Key"]).decode().splitlines()]
@@ -74,7 +74,7 @@ def test_an_exports_item_count_equals_a_scans_count(
     assert all(set(json.loads(line)) == {"Item"} for line in lines)
 
 
-def test_the_layout_is_the_one_aws_writes(exported: dict[str, Outcome], world: World) -> None:
+def test_the_layout_is_the_one_aws_writes(exported: dict[str, ExportOutcome], world: World) -> None:
     summary = _summary(world, "ip_ranges")
     folder = summary["manifestFilesS3Key"].rsplit("/", 1)[0]
     export_id = export_id_of(f"{folder}/manifest-summary.json")
@@ -96,7 +96,7 @@ def test_the_layout_is_the_one_aws_writes(exported: dict[str, Outcome], world: W
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_named_queries_answer_right_through_duckdb(
-    exported: dict[str, Outcome], world: World, tmp_path: Path, name: str
+    exported: dict[str, ExportOutcome], world: World, tmp_path: Path, name: str
 ) -> None:
     fetched = olap_command.fetch_latest(world.target, tmp_path)
     connection = duck.connect({table: export.paths for table, export in fetched.items()})

@@ -15,6 +15,7 @@ import requests
 from click.testing import CliRunner
 
 from tatami.local.cloud import LocalCloud
+from tatami.target import cloud_target
 from tests.support.streams import stream_records
 from tests.support.waiting import eventually
 from zindex import IndexedTable
@@ -147,7 +148,7 @@ def test_missing_dimension_leaves_and_rejoins_unencodable_stays_out(cloud: Local
 def test_the_cli_backfills_and_analyzes_the_local_cloud(
     cloud: LocalCloud, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
 ) -> None:
-    monkeypatch.setattr(zindex_target, "resolve_target", lambda local: cloud.target())
+    monkeypatch.setattr(zindex_target, "resolve_target", lambda local: cloud_target(cloud))
     checkpoint = tmp_path / "backfill.json"
     result = CliRunner().invoke(
         zindex_command.zindex, ["backfill", "--local", "--segments", "2", "--checkpoint", str(checkpoint)]
@@ -169,7 +170,7 @@ def test_the_cli_backfills_and_analyzes_the_local_cloud(
 def test_explain_analyze_and_advise_on_the_local_cloud(
     cloud: LocalCloud, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
 ) -> None:
-    monkeypatch.setattr(zindex_target, "resolve_target", lambda local: cloud.target())
+    monkeypatch.setattr(zindex_target, "resolve_target", lambda local: cloud_target(cloud))
     for n in range(30):
         put(cloud, f"explain-{n}", {**PARIS, "latitude": 40 + n / 10, "population": 1000 * n})
     assert eventually(lambda: address_of(cloud, "explain-29") is not None)

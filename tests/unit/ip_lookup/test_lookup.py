@@ -35,7 +35,7 @@ def cache_over(table: Any, ttl: float = 30.0, clock: Any = None) -> PointerCache
 def test_lookups_over_the_planned_items_equal_the_bisect_oracle(ranges: list[Range]) -> None:
     oracle, table = Oracle(ranges), MemoryTable(plan(rows_of(ranges)))
     addresses = probes(ranges)
-    outcomes = resolve([str(a) for a in addresses], cache_over(table)).outcomes
+    outcomes = resolve([str(a) for a in addresses], cache_over(table)).answers
     for address, outcome in zip(addresses, outcomes, strict=True):
         expected = expected_body(address, oracle(address))
         assert (outcome.body if outcome.status == 200 else None) == expected, address
@@ -45,8 +45,8 @@ def test_lookups_over_the_planned_items_equal_the_bisect_oracle(ranges: list[Ran
 def test_one_query_per_distinct_address_and_a_bad_address_in_its_own_slot() -> None:
     table = MemoryTable(plan(rows_of([Range(4, 0x0A000000, 0x0AFFFFFF, {"name": "ten"})])))
     resolution = resolve(["10.1.2.3", "nope", "10.1.2.3", "11.0.0.0", 42], cache_over(table))
-    assert [o.status for o in resolution.outcomes] == [200, 400, 200, 404, 400]
-    assert resolution.outcomes[1].body == {
+    assert [o.status for o in resolution.answers] == [200, 400, 200, 404, 400]
+    assert resolution.answers[1].body == {
         "address": "nope",
         "message": "address: 'nope' is not an IPv4 or IPv6 address",
     }
@@ -72,11 +72,11 @@ class SwitchingTable:
 def test_a_miss_under_a_stale_pointer_rereads_the_alias_and_answers_the_whole_batch_again() -> None:
     table, now = SwitchingTable(), [0.0]
     cache = cache_over(table, ttl=30, clock=lambda: now[0])
-    assert resolve(["10.0.0.1"], cache).outcomes[0].status == 404  # read at t=0: v1, and nothing is there
+    assert resolve(["10.0.0.1"], cache).answers[0].status == 404  # read at t=0: v1, and nothing is there
     table.version, now[0] = 2, 5.0  # switched; the cached pointer is 5 s old, within its 30 s TTL
     resolution = resolve(["10.0.0.1", "10.0.0.2"], cache)
     assert resolution.version == 2
-    assert [o.body["data"] for o in resolution.outcomes] == [{"v": "2"}, {"v": "2"}]
+    assert [o.body["data"] for o in resolution.answers] == [{"v": "2"}, {"v": "2"}]
 
 
 def test_misses_reread_the_alias_at_most_once_a_second() -> None:
@@ -103,7 +103,7 @@ def test_the_pointer_is_cached_for_its_ttl() -> None:
     cache = cache_over(table, ttl=30, clock=lambda: now[0])
     for t in (0.0, 10.0, 29.9):
         now[0] = t
-        assert resolve(["0.0.0.5"], cache).outcomes[0].status == 200
+        assert resolve(["0.0.0.5"], cache).answers[0].status == 200
     now[0] = 30.0
     resolve(["0.0.0.5"], cache)
     assert reads[0] == 2
@@ -115,5 +115,5 @@ class EmptyTable:
 
 
 def test_no_dataset_loaded_is_a_404_that_says_so() -> None:
-    outcome = resolve(["8.8.8.8"], cache_over(EmptyTable())).outcomes[0]
+    outcome = resolve(["8.8.8.8"], cache_over(EmptyTable())).answers[0]
     assert outcome.status == 404 and "no IP dataset is loaded" in outcome.body["message"]

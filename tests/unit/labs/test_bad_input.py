@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 import common.tokens
+from common import listing
 from common.repository import forget_instances
 from common.tokens import encode_token
 from labs.employees.api import app as employees
 from labs.invoices.api import app as invoices
-from models import listing
 from tests.support.lambda_runtime import assert_400_naming, resolve
 
 FORGED = "eyJQSyI6IkMjMSJ9.AAAA"

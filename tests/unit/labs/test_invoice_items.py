@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from common.listing import low_level
 from labs.invoices.items import invoice_items, invoice_view, split_related
 from labs.invoices.models import InvoiceIn
-from models.listing import low_level
 
 BODY: dict[str, Any] = {
     "customer": {"id": "1249", "name": "Britte Rhubottom", "state": "NC"},

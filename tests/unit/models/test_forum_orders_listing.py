@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 
-from models.listing import (
+from common.listing import (
     ReadStats,
     bounds,
     cut,

@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.listing import Item, ReadStats
+from common.listing import Item, ReadStats
 from models.orders import keys
 from models.orders.models import CustomerOrdersQuery, Status
 from models.orders.sharded import ShardPage, merged_page

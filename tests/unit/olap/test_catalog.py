@@ -3,12 +3,14 @@ and the WITH form Athena runs. Every view and query also runs in DuckDB over emp
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 
-from olap.catalog import named_queries, views, views_used, with_views
-from olap.tables import TABLES
+from olap.catalog import named_queries, view_sql, views, views_used, with_views
+from olap.tables import DECLARED, exported_table
 from tatami.olap import duck
 
 # DuckDB-only (or Trino-only) syntax the shared files must not use.
@@ -32,7 +34,19 @@ def test_named_queries_read_views_only_and_describe_themselves(name: str) -> Non
     assert not re.search(r"\braw_\w+", query.sql), "named queries read the views, never the raw exports"
 
 
-@pytest.mark.parametrize("text", [*views().values(), *(q.sql for q in named_queries().values())])
+GENERIC = exported_table(
+    "things",
+    [
+        {"AttributeName": "Id", "AttributeType": "N"},
+        {"AttributeName": "Name", "AttributeType": "S"},
+        {"AttributeName": "blob", "AttributeType": "B"},
+    ],
+)
+
+
+@pytest.mark.parametrize(
+    "text", [*views().values(), view_sql(GENERIC), *(q.sql for q in named_queries().values())]
+)
 def test_the_sql_stays_in_the_common_subset_of_athena_and_duckdb(text: str) -> None:
     code = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("--"))
     for pattern in NOT_PORTABLE:
@@ -41,7 +55,7 @@ def test_the_sql_stays_in_the_common_subset_of_athena_and_duckdb(text: str) -> N
 
 def test_every_view_and_named_query_runs_in_duckdb_on_empty_exports() -> None:
     connection = duck.connect({})
-    for table in TABLES:
+    for table in DECLARED:
         assert duck.run(connection, f"SELECT * FROM {table}")[1] == []
     for query in named_queries().values():
         columns, rows = duck.run(connection, query.sql)
@@ -55,6 +69,16 @@ def test_the_athena_form_defines_the_views_a_query_uses_and_runs_unchanged_in_du
     assert "counter_shards AS" not in athena
     connection = duck.connect({})  # the CTE shadows DuckDB's view of the same name: same answer
     assert duck.run(connection, athena) == duck.run(connection, sql)
+
+
+def test_a_table_without_declared_columns_is_queried_by_its_key_attributes(tmp_path: Path) -> None:
+    export = tmp_path / "part.json"
+    item = {"Id": {"N": "7"}, "Name": {"S": "a"}, "blob": {"B": "AQI="}, "other": {"S": "not a key"}}
+    export.write_text(json.dumps({"Item": item}) + "\n")
+    connection = duck.connect({"things": [export]}, tables={"things": GENERIC})
+    assert duck.run(connection, "SELECT * FROM things") == (["id", "name", "blob"], [(7.0, "a", "AQI=")])
+    athena = with_views("SELECT name FROM things", {"things": GENERIC})
+    assert athena.startswith("WITH things AS (") and duck.run(connection, athena)[1] == [("a",)]
 
 
 def test_a_query_with_its_own_with_clause_gets_the_views_added_to_it() -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from olap import handler as export_handler
 from olap.exceptions import ExportError, SettingsError
-from olap.run import Outcome
+from olap.run import ExportOutcome
 from tests.support.lambda_runtime import FakeContext
 
 ENV = {
@@ -35,9 +35,11 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     seen: list[dict[str, Any]] = []
 
     def fake_run(path: str) -> Any:
-        def run(settings: Any, *args: Any, **kwargs: Any) -> list[Outcome]:
+        def run(settings: Any, *args: Any, **kwargs: Any) -> list[ExportOutcome]:
             seen.append({"path": path, "tables": list(settings.tables), **kwargs})
-            return [Outcome(key, "skip" if key != "broken" else "failed", "ok") for key in settings.tables]
+            return [
+                ExportOutcome(key, "skip" if key != "broken" else "failed", "ok") for key in settings.tables
+            ]
 
         return run
 
@@ -76,7 +78,7 @@ def test_unknown_tables_and_failed_tables_fail_the_invocation(
         export_handler.handler({"tables": ["carts"]}, CONTEXT)
     monkeypatch.setenv("OLAP_TABLES", json.dumps({"orders": "arn:t/Orders"}))
     monkeypatch.setattr(
-        export_handler, "run_aws", lambda *a, **k: [Outcome("orders", "failed", "PITR is off")]
+        export_handler, "run_aws", lambda *a, **k: [ExportOutcome("orders", "failed", "PITR is off")]
     )
     with pytest.raises(ExportError, match="orders: failed \\(PITR is off\\)"):
         export_handler.handler({}, CONTEXT)

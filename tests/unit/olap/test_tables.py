@@ -7,14 +7,14 @@ from typing import Any
 
 import pytest
 
+from common.listing import low_level
 from ip_lookup.addresses import parse_address, prefix_of
 from ip_lookup.keys import Piece
 from models.devices.items import to_item
 from models.devices.models import DeviceLog, Level
-from models.listing import low_level
 from models.orders.keys import derived_keys
 from models.orders.models import Status
-from olap.tables import TABLES, exported_table
+from olap.tables import DECLARED, exported_table, table_key
 
 
 def _declared(item: dict[str, Any], shape: Any) -> None:
@@ -32,8 +32,8 @@ def _declared(item: dict[str, Any], shape: Any) -> None:
 def test_device_logs_as_the_devices_model_writes_them() -> None:
     log = DeviceLog("d1", Level.WARNING, "2024-05-01T00:00:00.000Z", "hot", 1_900_000_000, 3, "op", "boss")
     item = to_item(log)
-    _declared(item, TABLES["device_logs"].attributes)
-    assert set(TABLES["device_logs"].attributes) == set(item)
+    _declared(item, DECLARED["device_logs"].attributes)
+    assert set(DECLARED["device_logs"].attributes) == set(item)
 
 
 def test_orders_as_the_orders_model_writes_them() -> None:
@@ -46,7 +46,7 @@ def test_orders_as_the_orders_model_writes_them() -> None:
     item = low_level(
         {**order, "Total": Decimal("1.50"), **derived_keys(Status.PENDING, order["OrderDate"], 3)}
     )
-    _declared(item, TABLES["orders"].attributes)
+    _declared(item, DECLARED["orders"].attributes)
 
 
 def test_ip_ranges_as_the_loader_writes_them() -> None:
@@ -54,18 +54,34 @@ def test_ip_ranges_as_the_loader_writes_them() -> None:
     piece = Piece(
         prefix_of(address, 8), address.value, address.value + 255, "8.8.8.0", "8.8.8.255", {"country": "US"}
     )
-    _declared(piece.item(3), TABLES["ip_ranges"].attributes)
+    _declared(piece.item(3), DECLARED["ip_ranges"].attributes)
     gap = Piece(prefix_of(address, 8), address.value, address.value, "8.8.8.0", "8.8.8.0", None, "gap")
-    _declared(gap.item(3), TABLES["ip_ranges"].attributes)
+    _declared(gap.item(3), DECLARED["ip_ranges"].attributes)
 
 
 def test_glue_and_duckdb_types_follow_the_dynamodb_json() -> None:
-    orders = TABLES["orders"]
+    orders = DECLARED["orders"]
     assert orders.glue_type().startswith("struct<orderid:struct<s:string>,customerid:struct<s:string>")
-    assert "data:struct<m:struct<country:struct<s:string>" in TABLES["ip_ranges"].glue_type()
-    assert 'STRUCT("BOOL" BOOLEAN)' in TABLES["ip_ranges"].duckdb_type()
+    assert "data:struct<m:struct<country:struct<s:string>" in DECLARED["ip_ranges"].glue_type()
+    assert 'STRUCT("BOOL" BOOLEAN)' in DECLARED["ip_ranges"].duckdb_type()
 
 
-def test_an_unknown_table_names_the_known_ones() -> None:
-    with pytest.raises(KeyError, match="known: counter_shards, ip_ranges, device_logs, orders"):
+def test_a_table_without_declared_columns_shows_its_key_attributes() -> None:
+    with pytest.raises(KeyError, match="declares no columns"):
         exported_table("carts")
+    keys = [{"AttributeName": "user_id", "AttributeType": "S"}, {"AttributeName": "n", "AttributeType": "N"}]
+    carts = exported_table("carts", keys)
+    assert carts.attributes == {"user_id": "S", "n": "N"} and carts.raw == "raw_carts"
+    assert exported_table("orders", keys) is DECLARED["orders"]  # a declaration wins over the keys
+
+
+@pytest.mark.parametrize(
+    ("output", "key"),
+    [
+        ("CounterShardsTableName", "counter_shards"),
+        ("IpRangesTableName", "ip_ranges"),
+        ("OrdersTableName", "orders"),
+    ],
+)
+def test_a_table_key_is_its_output_name_in_snake_case(output: str, key: str) -> None:
+    assert table_key(output) == key

@@ -9,7 +9,7 @@ Pure Python, standard library only. Layers, each built on the previous ones:
 * :mod:`zorder.ranges` - a box as runs of consecutive addresses, within a budget;
 * :mod:`zorder.dimension`, :mod:`zorder.schema`, :mod:`zorder.serial` - named dimensions, addresses as
   bytes, the schema as JSON;
-* :mod:`zorder.planner`, :mod:`zorder.advisor`, :mod:`zorder.report` - the seed's cost formula and advice.
+* :mod:`zorder.cost`, :mod:`zorder.advisor`, :mod:`zorder.report` - the seed's cost formula and advice.
 
 >>> from zorder import Fixed, Schema, UInt
 >>> places = Schema.of(latitude=Fixed(-90, 90, 16), longitude=Fixed(-180, 180, 16), population=UInt(32))
@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from zorder.advisor import Advice, WorkloadQuery, advise
 from zorder.box import Box
+from zorder.cost import Estimate, estimate, explain, formula_rows, seed_formula
 from zorder.dimension import Dimension
 from zorder.encodings import Bool, Encoding, Fixed, Float, Int, Text, Timestamp, UInt
-from zorder.planner import Estimate, estimate, explain, formula_rows, seed_formula
 from zorder.report import advice_table, estimate_table, formula_table
 from zorder.schema import Schema
 

@@ -1,11 +1,11 @@
-"""Plain-text tables for the planner and the advisor (pure: strings in, strings out)."""
+"""Plain-text tables for the cost estimate and the advisor (pure: strings in, strings out)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from zorder.advisor import Advice
-from zorder.planner import Estimate, FormulaRow
+from zorder.cost import Estimate, FormulaRow
 
 __all__ = ["advice_table", "estimate_table", "format_table", "formula_table"]
 

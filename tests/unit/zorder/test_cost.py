@@ -1,8 +1,11 @@
-"""zorder.planner: the seed's cost formula, generalised to ranges and mixed widths."""
+"""zorder.cost: the seed's cost formula, generalised to ranges and mixed widths; its old name,
+zorder.planner, still imports (with a DeprecationWarning)."""
 
 from __future__ import annotations
 
+import importlib
 import math
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -12,6 +15,13 @@ from zorder import Schema, UInt, estimate, explain, formula_rows, seed_formula
 from zorder.encodings import Fixed, Timestamp
 
 SEED = Schema.of(a=UInt(16), b=UInt(16), c=UInt(16), d=UInt(16))
+
+
+def test_the_old_module_name_still_imports_and_says_it_is_deprecated() -> None:
+    sys.modules.pop("zorder.planner", None)
+    with pytest.warns(DeprecationWarning, match="import zorder.cost"):
+        planner = importlib.import_module("zorder.planner")
+    assert planner.estimate is estimate and planner.seed_formula is seed_formula
 
 
 def test_seed_formula_exact_and_fractional() -> None:

@@ -11,16 +11,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
-from functools import cache
 from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import unquote
 
-import boto3
 from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from botocore.config import Config
 
+from common.clients import aws_client
 from common.tokens import decode_token, encode_token
 
 if TYPE_CHECKING:
@@ -42,10 +41,9 @@ CLIENT_CONFIG = Config(
 )
 
 
-@cache
 def default_client() -> DynamoDBClient:
     """The function's DynamoDB client, created on first use and reused across warm starts."""
-    client: DynamoDBClient = boto3.client("dynamodb", config=CLIENT_CONFIG)
+    client: DynamoDBClient = aws_client("dynamodb", CLIENT_CONFIG)
     return client
 
 
@@ -71,7 +69,7 @@ class ReadStats:
 
 
 @dataclass(frozen=True, slots=True)
-class Page:
+class ListPage:
     """One page of plain items, the cursor of the next page (a key; None on the last page) and its cost."""
 
     items: list[dict[str, Any]]
