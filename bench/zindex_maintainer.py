@@ -37,6 +37,7 @@ from places.schema import PLACES
 from tatami.local import engines
 from tatami.local.intrinsics import LOCAL_REGION
 from tatami.samples.places import rows
+from tatami.target import cloud_target
 from tests.support.streams import stream_records
 from tests.support.zindex import create_table
 from zindex.dynamodb import CLIENT_CONFIG, IndexRepository
@@ -113,7 +114,7 @@ def sample_on_a_local_cloud() -> dict[str, float]:
     )
     cloud = LocalCloud(config).start()
     try:
-        times = places.load_and_index(cloud.target(), lambda line: print(f"  {line}"))
+        times = places.load_and_index(cloud_target(cloud), lambda line: print(f"  {line}"))
     finally:
         cloud.stop()
     return times

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import boto3
 
@@ -34,9 +34,6 @@ from tatami.local.sandbox.workers import Sandbox
 from tatami.local.state import DEFAULT_WORK_DIR
 from tatami.local.streams import StreamPoller
 from tatami.local.ttl import ExpiredItems, TtlRemovals, TtlSweeper, TtlTable
-
-if TYPE_CHECKING:
-    from tatami.target import Target
 
 T = TypeVar("T")
 
@@ -149,15 +146,6 @@ class LocalCloud:
         return boto3.client(
             service, endpoint_url=endpoint, region_name=LOCAL_REGION, **engines.LOCAL_CREDENTIALS
         )
-
-    def target(self) -> Target:
-        """Deprecated: `tatami.target.cloud_target(cloud)` (the local cloud does not know the CLI's targets).
-
-        Kept only while bench/zindex_maintainer.py calls it; the import-direction contract names it.
-        """
-        from tatami.target import cloud_target
-
-        return cloud_target(self)
 
     def stream_status(self) -> dict[str, dict[str, Any]]:
         """Per stream trigger: its function, what it delivered, and the records still waiting for it."""
