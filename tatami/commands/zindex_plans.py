@@ -202,6 +202,7 @@ def advise(local: bool, table_name: str, workload: Path, sample: int) -> None:
     click.echo(f"  no index (a Scan per search): workload cost {found.scan_cost:,.1f}")
     for n, p in enumerate(found.kept, 1):
         click.echo(
-            f"  {n}. {_describe_index(p.index):<48} cost {p.workload_cost:>10,.1f}  best for {p.best_for:>4} "
-            f"searches  {p.storage_bytes / 1e6:>8,.1f} MB  +{p.write_units} WCU per item write"
+            f"  {n}. {_describe_index(p.index):<48} workload cost {p.workload_cost:>9,.1f}  "
+            f"best for {p.best_for:>4} searches  {p.storage_bytes / 1e6:>8,.1f} MB  "
+            f"+{p.write_units} WCU per item write"
         )

@@ -66,6 +66,46 @@ def _costs(query: SearchQuery, stats: Any, model: CostModel) -> dict[str | None,
     return best
 
 
+def workload_cost(indexes: Iterable[str], costs: Sequence[Mapping[str | None, float]]) -> float:
+    """The workload's total cost when each search may use any of ``indexes`` or a Scan (None)."""
+    chosen = list(indexes)
+    return sum(min([c[None], *(c.get(i, float("inf")) for i in chosen)]) for c in costs)
+
+
+def choose(
+    names: Sequence[str], costs: Sequence[Mapping[str | None, float]], min_gain: float, max_indexes: int
+) -> list[tuple[str, float]]:
+    """Indexes to keep, each with the workload's cost once it (and those before it) is added.
+
+    Greedy: add the index that lowers the cost most while it lowers it by more than ``min_gain`` of it.
+    Greedy picks early an index that helps many searches a little, which later picks may make
+    redundant, so each kept index is then dropped if the others do nearly as well without it, and the
+    survivors are ordered again.
+
+    >>> costs = [{None: 100, "x": 20, "y": 1}, {None: 100, "x": 20, "z": 1}]
+    >>> choose(["x", "y", "z"], costs, 0.02, 4)
+    [('y', 101), ('z', 2)]
+    """
+    picked: list[tuple[str, float]] = []
+    left = list(names)
+    while left and len(picked) < max_indexes:
+        now = workload_cost([n for n, _ in picked], costs)
+        name = min(left, key=lambda n: workload_cost([*(p for p, _ in picked), n], costs))
+        total = workload_cost([*(p for p, _ in picked), name], costs)
+        if now - total <= min_gain * now:
+            break
+        picked.append((name, total))
+        left.remove(name)
+    kept = [n for n, _ in picked]
+    for name in list(kept):
+        rest = [n for n in kept if n != name]
+        if workload_cost(rest, costs) - workload_cost(kept, costs) <= min_gain * workload_cost(kept, costs):
+            kept = rest
+    if len(kept) == len(picked):
+        return picked
+    return choose(kept, costs, min_gain, max_indexes)
+
+
 def advise(
     table: IndexedTable,
     sample: Iterable[Mapping[str, Any]],
@@ -82,30 +122,13 @@ def advise(
     items = list(sample)
     stats = build(hypothetical, items).scaled(table_items / max(len(items), 1))
     costs = [_costs(SearchQuery(hypothetical, bounds), stats, model) for bounds in workload]
-    current = [c[None] for c in costs]
-    kept: list[Proposal] = []
-    left = list(hypothetical.indexes)
-    while left and len(kept) < max_indexes:
-        totals = {
-            i.name: sum(min(now, c.get(i.name, now)) for now, c in zip(current, costs, strict=True))
-            for i in left
-        }
-        index = min(left, key=lambda i: totals[i.name])
-        if sum(current) - totals[index.name] <= min_gain * sum(current):
-            break
-        current = [min(now, c.get(index.name, now)) for now, c in zip(current, costs, strict=True)]
-        own = stats.indexes[index.name]
+    chosen = choose([i.name for i in hypothetical.indexes], costs, min_gain, max_indexes)
+    kept = []
+    for name, total in chosen:
+        index = hypothetical.index(name)
+        own = stats.indexes[name]
+        best_for = sum(1 for c in costs if min(chosen, key=lambda n: c.get(n[0], float("inf")))[0] == name)
         kept.append(
-            Proposal(
-                index, totals[index.name], 0, own.keys.items * own.entry_bytes, write_units(own.entry_bytes)
-            )
+            Proposal(index, total, best_for, own.keys.items * own.entry_bytes, write_units(own.entry_bytes))
         )
-        left.remove(index)
-    best_for = (
-        [min(kept, key=lambda p: c.get(p.index.name, float("inf"))).index.name for c in costs] if kept else []
-    )
-    kept = [
-        Proposal(p.index, p.workload_cost, best_for.count(p.index.name), p.storage_bytes, p.write_units)
-        for p in kept
-    ]
     return Advice(sum(c[None] for c in costs), tuple(kept), len(workload))
