@@ -27,6 +27,7 @@ from models.orders.models import (
 )
 from models.orders.repository import OrdersRepository, OrdersTables
 from models.orders.search import SCOPE
+from zindex import BadQueryError
 
 app = create_resolver()
 index_search.answer_bad_queries(app)
@@ -51,6 +52,16 @@ answer_errors(
 )
 
 
+SEARCH_PARAMETERS = {  # the engine's name for a bound -> this route's parameter
+    "OrderDate_min": "from",
+    "OrderDate_max": "to",
+    "Total_min": "total_min",
+    "Total_max": "total_max",
+    "Status_min": "status",
+    "Status_max": "status",
+}
+
+
 @app.get("/orders/search", summary="Orders by date, total and status at once (the Z-order index, by cost)")
 def search_orders(
     from_: From = None,
@@ -73,7 +84,10 @@ def search_orders(
             "Status": (status.value, status.value) if status else (None, None),
         }
     )
-    return index_search.search_page(request, SCOPE, limit, next_, explain)
+    try:
+        return index_search.search_page(request, SCOPE, limit, next_, explain)
+    except BadQueryError as exc:  # the engine names the attribute's bound; the caller sent a parameter
+        raise BadQueryError(SEARCH_PARAMETERS.get(exc.field, exc.field), exc.reason) from None
 
 
 @app.post(

@@ -11,6 +11,7 @@ from typing import Any
 
 from common.listing import range_condition
 from models.orders.models import CustomerOrdersQuery, Status
+from models.orders.search import ORDERS
 
 CUSTOMER_ORDERS = "CustomerOrders"  # CustomerId + OrderDate, INCLUDE Status
 CUSTOMER_STATUS_ORDERS = "CustomerStatusOrders"  # CustomerId + StatusDate (`Status#OrderDate`)
@@ -20,7 +21,9 @@ INDEX_KEYS = {
     CUSTOMER_STATUS_ORDERS: ("CustomerId", "StatusDate", "OrderId"),
     STATUS_ORDERS: ("StatusShard", "OrderDate", "OrderId"),
 }
-DERIVED = ("StatusDate", "StatusShard", "Shard")  # internal: never shown to callers
+# internal, never shown to callers: the keys derived here, and the Z index's binary keys that its
+# maintainer writes into the order
+DERIVED = ("StatusDate", "StatusShard", "Shard", *ORDERS.written)
 SEPARATOR = "#"
 MAX_SHARDS = 32  # a read runs one Query per shard, side by side (infra's MAX_STATUS_SHARDS)
 

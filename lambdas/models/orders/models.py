@@ -6,7 +6,7 @@ import enum
 from dataclasses import dataclass
 from decimal import Decimal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 # Ids become parts of composite keys (`Status#OrderDate`, `Status#n`), so no '#' and no spaces.
 ID_PATTERN = r"^[A-Za-z0-9_.-]{1,36}$"
@@ -29,6 +29,12 @@ class NewOrder(BaseModel):
     CustomerId: str = Field(pattern=ID_PATTERN, description="Who orders")
     Total: Decimal = Field(ge=0, le=Decimal("1e9"), decimal_places=2, description="Amount, 2 decimals")
     OrderId: str | None = Field(default=None, pattern=ID_PATTERN, description="Chosen by the caller")
+
+    @field_validator("Total")
+    @classmethod
+    def _cents(cls, total: Decimal) -> Decimal:
+        """One spelling per amount ("1E+9" and "0E-100" are 1000000000.00 and 0.00), as it is stored."""
+        return total.quantize(Decimal("0.01"))
 
 
 class StatusChange(BaseModel):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from decimal import Decimal
 from typing import Any
 
 import boto3
@@ -162,6 +163,8 @@ def test_placing_an_order_validates_the_body(body: Any, field: str) -> None:
         ("GET", "/orders/search", {"total_min": "-1"}, None, "total_min"),
         ("GET", "/orders/search", {"from": "2024-02-01", "to": "2024-01-01"}, None, "from"),
         ("GET", "/orders/search", {"status": "LOST"}, None, "status"),
+        ("GET", "/orders/search", {"to": "0502-09-29T14:43:56.52Z"}, None, "to"),  # before Timestamp(44)
+        ("GET", "/orders/search", {"from": "2300-01-01"}, None, "from"),  # after it
         ("GET", "/orders/search", {"limit": "1001"}, None, "limit"),
         ("GET", "/orders/search", {"next": "forged"}, None, "next"),
     ],
@@ -294,3 +297,39 @@ def test_orders_search_finds_by_date_total_and_status_with_its_plan() -> None:
     assert {i["OrderId"] for i in body["items"]} == expected and body["next"] is None
     assert set(body["items"][0]) == {"OrderId", "CustomerId", "OrderDate", "Status", "Total"}
     assert body["stats"]["plan"] and [row["chosen"] for row in body["plan"]].count(True) == 1
+
+
+@pytest.mark.parametrize(("spelled", "stored"), [("1E+9", 1_000_000_000), ("0E-100", 0), ("12.5", 12.5)])
+def test_a_total_in_exponent_form_is_placed_and_read_back(spelled: str, stored: float) -> None:
+    order_id = f"exp-{spelled.replace('+', 'p').replace('-', 'm').replace('.', 'd')}"
+    status, placed = call(
+        "orders", "POST", "/orders", body={"CustomerId": "c-1", "Total": spelled, "OrderId": order_id}
+    )
+    assert status == 201, placed  # "0E-100" failed the transaction before (fuzzing found it)
+    assert call("orders", "GET", f"/orders/{order_id}") == (200, placed) and placed["Total"] == stored
+
+
+def test_an_indexed_order_reads_and_changes_without_its_index_keys() -> None:
+    """The maintainer adds binary Z-index keys to the order; GET and PATCH answer without them
+    (they were a 502: fuzzing found it)."""
+    from zindex.dynamojson import to_wire
+    from zindex.keys import index_keys
+
+    status, placed = call(
+        "orders", "POST", "/orders", body={"CustomerId": "c-1", "Total": 42, "OrderId": "zk-1"}
+    )
+    assert status == 201, placed
+    written = index_keys(
+        ORDERS.named("orders_table_name"), {**placed, "Total": Decimal(str(placed["Total"]))}
+    )
+    assert any(isinstance(v, bytes) for v in written.values())
+    boto3.client("dynamodb").update_item(
+        TableName="orders_table_name",
+        Key={"OrderId": {"S": "zk-1"}},
+        UpdateExpression="SET " + ", ".join(f"#k{n} = :k{n}" for n in range(len(written))),
+        ExpressionAttributeNames={f"#k{n}": k for n, k in enumerate(written)},
+        ExpressionAttributeValues={f":k{n}": to_wire(v) for n, v in enumerate(written.values())},
+    )
+    assert call("orders", "GET", "/orders/zk-1") == (200, placed)
+    status, changed = call("orders", "PATCH", "/orders/zk-1", body={"Status": "ORDERED"})
+    assert status == 200 and changed == {**placed, "Status": "ORDERED"}

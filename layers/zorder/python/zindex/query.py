@@ -96,6 +96,7 @@ class SearchQuery:
                 if value is not None:
                     side[name] = self._typed(name, value)
         schema = self.table.schema(index)
+        self._check_encodable(schema, lower, upper)
         wrapped = [n for n in z.attributes if self.wraps(n)]
         if not wrapped:
             return [schema.box(lower, upper)]
@@ -103,6 +104,18 @@ class SearchQuery:
         east = schema.box(lower, {k: v for k, v in upper.items() if k != name})
         west = schema.box({k: v for k, v in lower.items() if k != name}, upper)
         return [west, east]
+
+    @staticmethod
+    def _check_encodable(schema: Any, lower: Mapping[str, Any], upper: Mapping[str, Any]) -> None:
+        """A bound the encoding cannot place (a date before its first instant as an upper bound, say)
+        is a 400 naming it, not an error inside the planner."""
+        dimensions = {d.name: d for d in schema.dimensions}
+        for suffix, values, is_upper in (("min", lower, False), ("max", upper, True)):
+            for name, value in values.items():
+                try:
+                    dimensions[name].bound(value, upper=is_upper)
+                except (TypeError, ValueError) as exc:
+                    raise BadQueryError(f"{name}_{suffix}", str(exc)) from None
 
     def key_range(self, name: str) -> tuple[int, int] | None:
         """The encoded keys ``name``'s bounds select (None: unbounded or across a seam)."""
