@@ -90,16 +90,17 @@ def choose(
     left = list(names)
     while left and len(picked) < max_indexes:
         now = workload_cost([n for n, _ in picked], costs)
-        name = min(left, key=lambda n: workload_cost([*(p for p, _ in picked), n], costs))
-        total = workload_cost([*(p for p, _ in picked), name], costs)
-        if now - total <= min_gain * now:
+        totals = {n: workload_cost([*(p for p, _ in picked), n], costs) for n in left}
+        name = min(left, key=totals.__getitem__)
+        if now - totals[name] <= min_gain * now:
             break
-        picked.append((name, total))
+        picked.append((name, totals[name]))
         left.remove(name)
     kept = [n for n, _ in picked]
     for name in list(kept):
         rest = [n for n in kept if n != name]
-        if workload_cost(rest, costs) - workload_cost(kept, costs) <= min_gain * workload_cost(kept, costs):
+        with_it = workload_cost(kept, costs)
+        if workload_cost(rest, costs) - with_it <= min_gain * with_it:
             kept = rest
     if len(kept) == len(picked):
         return picked
@@ -123,12 +124,13 @@ def advise(
     stats = build(hypothetical, items).scaled(table_items / max(len(items), 1))
     costs = [_costs(SearchQuery(hypothetical, bounds), stats, model) for bounds in workload]
     chosen = choose([i.name for i in hypothetical.indexes], costs, min_gain, max_indexes)
+    names = [name for name, _ in chosen]
+    best = [min(names, key=lambda n: c.get(n, float("inf"))) for c in costs] if names else []
     kept = []
     for name, total in chosen:
-        index = hypothetical.index(name)
         own = stats.indexes[name]
-        best_for = sum(1 for c in costs if min(chosen, key=lambda n: c.get(n[0], float("inf")))[0] == name)
+        storage = own.keys.items * own.entry_bytes
         kept.append(
-            Proposal(index, total, best_for, own.keys.items * own.entry_bytes, write_units(own.entry_bytes))
+            Proposal(hypothetical.index(name), total, best.count(name), storage, write_units(own.entry_bytes))
         )
     return Advice(sum(c[None] for c in costs), tuple(kept), len(workload))
