@@ -25,7 +25,7 @@ from zindex.keys import index_keys, indexable
 from zindex.sizes import item_size
 from zindex.spec import IndexedTable, SortedIndex, ZIndex
 
-__all__ = ["IndexStats", "Statistics", "build", "dumps", "loads"]
+__all__ = ["IndexStats", "Statistics", "build", "dumps", "entry_bytes", "loads"]
 
 FORMAT = "zindex.statistics/1"
 MAX_GROUPS = 32_768  # address groups per Z index: ~200 KB compressed, inside one 400 KB item
@@ -82,7 +82,7 @@ class Statistics:
         return cls(items, 200.0, found)
 
 
-def _entry(table: IndexedTable, item: Mapping[str, Any], keys: Mapping[str, Any], index: Any) -> float:
+def entry_bytes(table: IndexedTable, item: Mapping[str, Any], keys: Mapping[str, Any], index: Any) -> float:
     """Bytes of an item's entry in one GSI: the table key, the index keys and the projection."""
     names = (*table.key, *index.written, *table.projection)
     if isinstance(index, SortedIndex):
@@ -107,7 +107,7 @@ def build(
     count, total_bytes = 0, 0
     keys: dict[str, list[int]] = {i.name: [] for i in table.indexes}
     marginals: dict[str, list[list[int]]] = {i.name: [[] for _ in i.attributes] for i in table.z_indexes}
-    entry_bytes = dict.fromkeys(keys, 0.0)
+    entry_total = dict.fromkeys(keys, 0.0)
     for item in items:
         if table.is_reserved(item):
             continue
@@ -120,7 +120,7 @@ def build(
         except UnencodableError:
             continue
         for index in table.indexes:
-            entry_bytes[index.name] += _entry(table, item, written, index)
+            entry_total[index.name] += entry_bytes(table, item, written, index)
             if isinstance(index, ZIndex):
                 schema = table.schema(index.name)
                 address = int.from_bytes(written[index.address_attribute])
@@ -136,7 +136,7 @@ def build(
     for index in table.indexes:
         found = sorted(keys[index.name])
         columns = tuple(EquiDepth.of(sorted(c), MARGINAL_GROUPS) for c in marginals.get(index.name, []))
-        size = entry_bytes[index.name] / len(found) if found else 100.0
+        size = entry_total[index.name] / len(found) if found else 100.0
         indexes[index.name] = IndexStats(EquiDepth.of(found, max_groups), columns, size)
     return Statistics(count, total_bytes / count if count else 200.0, indexes)
 
