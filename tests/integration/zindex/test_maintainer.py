@@ -25,7 +25,7 @@ from zindex import analyze
 from zindex.dynamodb import IndexRepository
 from zindex.dynamojson import to_item
 from zindex.keys import index_keys
-from zindex.maintainer import Outcome, maintain
+from zindex.maintainer import IndexOutcome, maintain
 
 V1 = {"id": "k", "name": "Kyoto", "latitude": D("35.0116"), "longitude": D("135.7681"), "population": 1475000}
 V2 = {**V1, "latitude": D("34.6937"), "longitude": D("135.5023"), "population": 2691000}  # moved to Osaka
@@ -71,14 +71,14 @@ def table(client: Any) -> tuple[IndexRepository, PlacesTable, Stream]:
     )
 
 
-def one(repository: IndexRepository, record: dict[str, Any]) -> Outcome:
+def one(repository: IndexRepository, record: dict[str, Any]) -> IndexOutcome:
     result = maintain(repository, [record])
     assert not result.failed
     (outcome,) = [o for o, n in result.outcomes.items() if n and o != "superseded"]
-    return Outcome(outcome)
+    return IndexOutcome(outcome)
 
 
-def drain(repository: IndexRepository, stream: Stream) -> list[tuple[str, Outcome]]:
+def drain(repository: IndexRepository, stream: Stream) -> list[tuple[str, IndexOutcome]]:
     """Deliver records one at a time until the stream is quiet (the maintainer's own writes make records)."""
     seen = []
     while records := stream.new_records():
@@ -96,13 +96,13 @@ def keys_of(repository: IndexRepository, key: str) -> dict[str, Any]:
 def test_one_extra_write_per_indexed_change_and_none_otherwise(table: Any) -> None:
     repository, places, stream = table
     places.put("k", V1)  # user write 1: new place
-    assert drain(repository, stream) == [("INSERT", Outcome.WRITTEN), ("MODIFY", Outcome.UNCHANGED)]
+    assert drain(repository, stream) == [("INSERT", IndexOutcome.WRITTEN), ("MODIFY", IndexOutcome.UNCHANGED)]
     places.put("k", {**V1, "name": "Kyōto"})  # not an indexed attribute
-    assert drain(repository, stream) == [("MODIFY", Outcome.UNCHANGED)]
+    assert drain(repository, stream) == [("MODIFY", IndexOutcome.UNCHANGED)]
     places.put("k", {**V1, "name": "Kyōto"})  # identical: DynamoDB streams nothing
     assert drain(repository, stream) == []
     places.put("k", V2)  # indexed attributes changed
-    assert drain(repository, stream) == [("MODIFY", Outcome.WRITTEN), ("MODIFY", Outcome.UNCHANGED)]
+    assert drain(repository, stream) == [("MODIFY", IndexOutcome.WRITTEN), ("MODIFY", IndexOutcome.UNCHANGED)]
     assert keys_of(repository, "k") == index_keys(repository.table, V2)
 
 
@@ -111,10 +111,10 @@ def test_a_newer_user_write_wins_over_a_stale_record(table: Any) -> None:
     places.put("k", V1)
     places.put("k", V2)  # before the maintainer saw v1
     first, second = stream.new_records()
-    assert one(repository, first) is Outcome.STALE  # condition: values still v1's -> fails
+    assert one(repository, first) is IndexOutcome.STALE  # condition: values still v1's -> fails
     assert keys_of(repository, "k") == {}
-    assert one(repository, second) is Outcome.WRITTEN
-    assert drain(repository, stream) == [("MODIFY", Outcome.UNCHANGED)]  # its own write-back: no loop
+    assert one(repository, second) is IndexOutcome.WRITTEN
+    assert drain(repository, stream) == [("MODIFY", IndexOutcome.UNCHANGED)]  # its own write-back: no loop
     assert keys_of(repository, "k") == index_keys(repository.table, V2)
 
 
@@ -124,7 +124,7 @@ def test_a_missing_attribute_leaves_every_index_and_rejoins_them(table: Any) -> 
     drain(repository, stream)
     client, name = repository.client, repository.table.table
     client.update_item(TableName=name, Key={"id": {"S": "k"}}, UpdateExpression="REMOVE population")
-    assert drain(repository, stream) == [("MODIFY", Outcome.REMOVED), ("MODIFY", Outcome.ABSENT)]
+    assert drain(repository, stream) == [("MODIFY", IndexOutcome.REMOVED), ("MODIFY", IndexOutcome.ABSENT)]
     assert keys_of(repository, "k") == {}
     client.update_item(
         TableName=name,
@@ -132,7 +132,7 @@ def test_a_missing_attribute_leaves_every_index_and_rejoins_them(table: Any) -> 
         UpdateExpression="SET population = :p",
         ExpressionAttributeValues={":p": {"N": "1"}},
     )
-    assert drain(repository, stream)[0] == ("MODIFY", Outcome.WRITTEN)
+    assert drain(repository, stream)[0] == ("MODIFY", IndexOutcome.WRITTEN)
     assert keys_of(repository, "k") == index_keys(repository.table, {**V1, "population": 1})
 
 

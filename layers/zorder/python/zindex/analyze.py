@@ -15,12 +15,12 @@ from typing import Any
 from zindex.dynamodb import IndexRepository
 from zindex.dynamojson import to_item
 from zindex.errors import UnencodableError
-from zindex.maintainer import Outcome, index_item
+from zindex.maintainer import IndexOutcome, index_item
 from zindex.statistics import Statistics, build, dumps
 
 __all__ = ["analyze", "index_page", "scan_items", "store"]
 
-Progress = Callable[[int], None]
+AnalyzeProgress = Callable[[int], None]
 
 
 def index_page(repository: IndexRepository, items: Iterable[Mapping[str, Any]]) -> Counter[str]:
@@ -30,12 +30,12 @@ def index_page(repository: IndexRepository, items: Iterable[Mapping[str, Any]]) 
         try:
             found[index_item(repository, to_item(raw)).value] += 1
         except UnencodableError:
-            found[Outcome.UNENCODABLE.value] += 1
+            found[IndexOutcome.UNENCODABLE.value] += 1
     return found
 
 
 def scan_items(
-    repository: IndexRepository, segments: int = 4, progress: Progress = lambda n: None
+    repository: IndexRepository, segments: int = 4, progress: AnalyzeProgress = lambda n: None
 ) -> Iterator[dict[str, Any]]:
     """Every item of the table (plain Python values), read by a parallel Scan of ``segments``."""
 
@@ -66,7 +66,7 @@ def store(repository: IndexRepository, statistics: Statistics) -> dict[str, Any]
 
 
 def analyze(
-    repository: IndexRepository, segments: int = 4, progress: Progress = lambda n: None
+    repository: IndexRepository, segments: int = 4, progress: AnalyzeProgress = lambda n: None
 ) -> dict[str, Any]:
     """Scan the table, build the statistics of every index and store them."""
     return store(repository, build(repository.table, scan_items(repository, segments, progress)))

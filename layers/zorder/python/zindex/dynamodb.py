@@ -23,7 +23,7 @@ from zindex.spec import IndexedTable, SortedIndex, ZIndex
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
 
-__all__ = ["IndexRepository", "Page"]
+__all__ = ["IndexRepository", "ReadResponse"]
 
 STATISTICS_ATTRIBUTE = "statistics"
 CONDITION_FAILED = "ConditionalCheckFailedException"
@@ -33,7 +33,7 @@ CLIENT_CONFIG = Config(max_pool_connections=64, retries={"mode": "adaptive", "ma
 
 
 @dataclass
-class Page:
+class ReadResponse:
     """One Query or Scan response: the items that passed the filter and what the call cost."""
 
     items: list[dict[str, Any]]
@@ -61,7 +61,7 @@ class IndexRepository:
         search: Filter | None,
         limit: int | None,
         start: Mapping[str, Any] | None,
-    ) -> Page:
+    ) -> ReadResponse:
         request = {"TableName": self.table.table, "ReturnConsumedCapacity": "TOTAL", **request}
         names, values = dict(request.pop("names", {})), dict(request.pop("values", {}))
         if search is not None:
@@ -78,7 +78,7 @@ class IndexRepository:
             request["ExclusiveStartKey"] = to_wire_item(start)
         response = getattr(self.client, operation)(**request)
         last = response.get("LastEvaluatedKey")
-        return Page(
+        return ReadResponse(
             items=[to_item(i) for i in response.get("Items", [])],
             scanned=int(response.get("ScannedCount", 0)),
             consumed_rcu=float(response.get("ConsumedCapacity", {}).get("CapacityUnits", 0.0)),
@@ -94,7 +94,7 @@ class IndexRepository:
         search: Filter | None,
         limit: int | None,
         start: Mapping[str, Any] | None,
-    ) -> Page:
+    ) -> ReadResponse:
         """One Query of a Z index: ``bucket`` and addresses ``first..last``."""
         request = {
             "IndexName": index.name,
@@ -113,7 +113,7 @@ class IndexRepository:
         search: Filter | None,
         limit: int | None,
         start: Mapping[str, Any] | None,
-    ) -> Page:
+    ) -> ReadResponse:
         """One Query of a sorted index: one shard, ``low <= attribute <= high`` (either side open)."""
         condition = "#ks = :ks"
         values: dict[str, Any] = {":ks": index.shard_name(shard)}
@@ -140,7 +140,7 @@ class IndexRepository:
         search: Filter | None,
         limit: int | None,
         start: Mapping[str, Any] | None,
-    ) -> Page:
+    ) -> ReadResponse:
         """One page of one segment of a parallel Scan of the table (``index`` None) or of a GSI."""
         request: dict[str, Any] = {"Segment": segment, "TotalSegments": segments}
         if index is not None:

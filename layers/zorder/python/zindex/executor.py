@@ -127,7 +127,7 @@ def _remaining(spans: Sequence[Span], cursor: Cursor | None) -> list[Span]:
     ]
 
 
-class _Page:
+class _PageReader:
     """Consumes span reads in plan order; launches reads ahead only while they will likely be used."""
 
     def __init__(
@@ -218,7 +218,7 @@ def execute(
     reader: Reader, spans: Sequence[Span], limit: int, cursor: Cursor | None = None, max_queries: int = 64
 ) -> tuple[list[dict[str, Any]], Cursor | None, PageStats]:
     """Read spans in order until the page is full; returns the items, the next cursor and the stats."""
-    page = _Page(reader, spans, limit, cursor, max_queries)
+    page = _PageReader(reader, spans, limit, cursor, max_queries)
     following = page.run()
     page.stats.items_returned = len(page.items)
     return page.items, following, page.stats

@@ -23,12 +23,12 @@ from zindex.dynamojson import to_item
 from zindex.errors import StaleImageError, UnencodableError
 from zindex.keys import index_keys, indexable, key_text
 
-__all__ = ["BatchResult", "Outcome", "index_item", "maintain", "newest_images"]
+__all__ = ["BatchResult", "IndexOutcome", "index_item", "maintain", "newest_images"]
 
 PARALLEL_WRITES = 16
 
 
-class Outcome(enum.Enum):
+class IndexOutcome(enum.Enum):
     WRITTEN = "written"  # keys set or changed
     UNCHANGED = "unchanged"  # already right: the no-op that ends the write-back loop
     REMOVED = "removed"  # left the indexes (an attribute removed, or unencodable values)
@@ -57,22 +57,22 @@ def _stored(repository: IndexRepository, image: Mapping[str, Any]) -> dict[str, 
     return {name: image[name] for name in repository.table.written if image.get(name) is not None}
 
 
-def index_item(repository: IndexRepository, image: Mapping[str, Any]) -> Outcome:
+def index_item(repository: IndexRepository, image: Mapping[str, Any]) -> IndexOutcome:
     """Bring one item's index keys in line with its attributes (the maintainer's and backfill's step).
 
     Raises UnencodableError (after taking the item out of the indexes) and unexpected SDK errors.
     """
     table = repository.table
     if table.is_reserved(image):
-        return Outcome.IGNORED
+        return IndexOutcome.IGNORED
     key = {name: image[name] for name in table.key}
     stored = _stored(repository, image)
     try:
         if not indexable(table, image):
             if not stored:
-                return Outcome.ABSENT
+                return IndexOutcome.ABSENT
             repository.write_index_keys(key, None, image)
-            return Outcome.REMOVED
+            return IndexOutcome.REMOVED
         try:
             target = index_keys(table, image)
         except UnencodableError:
@@ -80,11 +80,11 @@ def index_item(repository: IndexRepository, image: Mapping[str, Any]) -> Outcome
                 repository.write_index_keys(key, None, image)
             raise
         if stored == target:
-            return Outcome.UNCHANGED
+            return IndexOutcome.UNCHANGED
         repository.write_index_keys(key, target, image)
-        return Outcome.WRITTEN
+        return IndexOutcome.WRITTEN
     except StaleImageError:
-        return Outcome.STALE
+        return IndexOutcome.STALE
 
 
 def newest_images(
@@ -98,20 +98,20 @@ def newest_images(
     return newest
 
 
-def _apply(repository: IndexRepository, record: Mapping[str, Any]) -> tuple[Outcome, int, str | None]:
+def _apply(repository: IndexRepository, record: Mapping[str, Any]) -> tuple[IndexOutcome, int, str | None]:
     """One record's outcome, its change to the entry count, and the unencodable reason if any."""
     data = record["dynamodb"]
     old = to_item(data.get("OldImage") or {}, base64_binaries=True)
     was_indexed = bool(_stored(repository, old))
     if record.get("eventName") not in ("INSERT", "MODIFY"):
-        return Outcome.IGNORED, -1 if was_indexed and not repository.table.is_reserved(old) else 0, None
+        return IndexOutcome.IGNORED, -1 if was_indexed and not repository.table.is_reserved(old) else 0, None
     image = {**to_item(data["Keys"], base64_binaries=True), **to_item(data.get("NewImage") or {}, True)}
     try:
         outcome = index_item(repository, image)
     except UnencodableError as exc:
-        return Outcome.UNENCODABLE, -1 if _stored(repository, image) else 0, str(exc)
+        return IndexOutcome.UNENCODABLE, -1 if _stored(repository, image) else 0, str(exc)
     indexed_before = bool(_stored(repository, image))
-    delta = {Outcome.WRITTEN: 0 if indexed_before else 1, Outcome.REMOVED: -1}.get(outcome, 0)
+    delta = {IndexOutcome.WRITTEN: 0 if indexed_before else 1, IndexOutcome.REMOVED: -1}.get(outcome, 0)
     return outcome, delta, None
 
 
@@ -122,7 +122,7 @@ def maintain(
     result = BatchResult()
     newest = newest_images(repository.table.key, records)
     chosen = {id(r) for r in newest.values()}
-    result.outcomes[Outcome.SUPERSEDED.value] = len(records) - len(chosen)
+    result.outcomes[IndexOutcome.SUPERSEDED.value] = len(records) - len(chosen)
     times = [
         float(r["dynamodb"]["ApproximateCreationDateTime"])
         for r in records

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from zindex.cursor import Cursor
-from zindex.dynamodb import IndexRepository, Page
+from zindex.dynamodb import IndexRepository, ReadResponse
 from zindex.errors import UnencodableError
 from zindex.keys import bucket_name, index_keys, indexable
 from zindex.plan import Plan, Span
@@ -39,11 +39,11 @@ class Reader:
             return None, cursor.key
         return None, None
 
-    def read(self, span: Span, position: Position, limit: int | None) -> tuple[Page, Position | None]:
+    def read(self, span: Span, position: Position, limit: int | None) -> tuple[ReadResponse, Position | None]:
         page = self._call(span, position[1], limit)
         return page, None if page.last_key is None else (None, page.last_key)
 
-    def _call(self, span: Span, start: Mapping[str, Any] | None, limit: int | None) -> Page:
+    def _call(self, span: Span, start: Mapping[str, Any] | None, limit: int | None) -> ReadResponse:
         raise NotImplementedError
 
     def entry_key(self, item: Mapping[str, Any]) -> dict[str, Any]:
@@ -69,7 +69,7 @@ class SortedReader(Reader):
         assert isinstance(index, SortedIndex)
         self.filter = query.filter(keyed=index.attribute)
 
-    def _call(self, span: Span, start: Mapping[str, Any] | None, limit: int | None) -> Page:
+    def _call(self, span: Span, start: Mapping[str, Any] | None, limit: int | None) -> ReadResponse:
         index = self.table.index(self.plan.index or "")
         assert isinstance(index, SortedIndex)
         low, high = self.query.bounds[index.attribute]
@@ -77,7 +77,7 @@ class SortedReader(Reader):
 
 
 class ScanReader(Reader):
-    def _call(self, span: Span, start: Mapping[str, Any] | None, limit: int | None) -> Page:
+    def _call(self, span: Span, start: Mapping[str, Any] | None, limit: int | None) -> ReadResponse:
         segments = len(self.plan.spans)
         page = self.repository.scan(self.plan.index, span.partition, segments, self.filter, limit, start)
         if self.plan.index is None:  # the table holds what no index does: keep what an index would
@@ -115,7 +115,7 @@ class ZReader(Reader):
             return at, cursor.key
         return (at + 1, None) if at < span.last else None
 
-    def read(self, span: Span, position: Position, limit: int | None) -> tuple[Page, Position | None]:
+    def read(self, span: Span, position: Position, limit: int | None) -> tuple[ReadResponse, Position | None]:
         first = position[0] if position[0] is not None else span.first
         page = self.repository.query_z(
             self.index,
