@@ -22,7 +22,7 @@ from infra.constructs.service_api import Route
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from infra.constructs.zorder_index import ZOrderIndex
-from models.orders.search import ORDERS
+from tatami_functions.models.orders.search import ORDERS
 
 PACKAGES = ("models",)
 FORUM_ROUTES = (
@@ -91,7 +91,7 @@ def model_function(
         "Function",
         layers=shared.layers,
         service=f"models-{model}",
-        handler=f"models.{model}.handler.handler",
+        handler=f"tatami_functions.models.{model}.handler.handler",
         packages=PACKAGES,
         uses_zorder=uses_zorder,
         environment=environment,
@@ -174,7 +174,7 @@ class OrdersModel(Construct):
             "ORDER_STATUS_SHARDS": str(status_shards),
         }
         self.function = model_function(shared, self, "orders", environment, ORDERS_ROUTES, uses_zorder=True)
-        # GET /orders/search: date x total x status through the engine (lambdas/models/orders/search.py)
+        # GET /orders/search: date x total x status through the engine (tatami_functions.models.orders.search)
         self.index = ZOrderIndex(
             self, "ZIndex", shared=shared, table=self.orders, declaration=ORDERS, service="models-orders"
         )

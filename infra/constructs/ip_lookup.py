@@ -28,7 +28,8 @@ from infra.constructs.service_api import Route, ServiceApi
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 
-# Read by lambdas/ip_lookup (repository.TABLE_ENV, lookup.TTL_ENV); a template test checks they match.
+# Read by tatami_functions.ip_lookup (repository.TABLE_ENV, lookup.TTL_ENV); a template test checks they
+# match.
 TABLE_ENV = "IP_RANGES_TABLE"
 POINTER_TTL_ENV = "IP_ALIAS_TTL_SECONDS"
 LOOKUP_PATH = "/ip/{address}"
@@ -94,7 +95,7 @@ class IpLookup(Construct):
             "LookupFunction",
             layers=shared.layers,
             service="ip_lookup",
-            handler="ip_lookup.handler.handler",
+            handler="tatami_functions.ip_lookup.handler.handler",
             environment={TABLE_ENV: self.table.table_name, POINTER_TTL_ENV: str(pointer_ttl.to_seconds())},
             description="IP range lookup: one Query per address (GET /ip/{address}, POST /ip/lookups)",
         )

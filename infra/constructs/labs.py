@@ -1,9 +1,10 @@
 """Seed 004's hands-on labs: the adjacency list, the employees table and stream replication.
 
-`InvoicesLab` and `EmployeesLab` are a table and one API function each (package `labs`, which
-reuses `common.listing` for pages and read stats). `StreamReplica` copies every change of a source
-table (the workshop's `logfile`) into a replica (`logfile_replica`) through a stream function with
-bisection, bounded retries, partial batch failures and an on-failure queue.
+`InvoicesLab` and `EmployeesLab` are a table and one API function each (package
+`tatami_functions.labs`, which reuses `tatami_functions.common.listing` for pages and read stats).
+`StreamReplica` copies every change of a source table (the workshop's `logfile`) into a replica
+(`logfile_replica`) through a stream function with bisection, bounded retries, partial batch failures
+and an on-failure queue.
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ def lab_api(
         "Function",
         layers=shared.layers,
         service=f"labs-{lab}",
-        handler=f"labs.{lab}.handler.handler",
+        handler=f"tatami_functions.labs.{lab}.handler.handler",
         packages=PACKAGES,
         environment={table_env: table.table_name},
         description=f"The {lab} lab of seed 004 (REST routes)",
@@ -179,7 +180,7 @@ class StreamReplica(Construct):
             "Function",
             layers=shared.layers,
             service="labs-replication",
-            handler="labs.replication.handler.handler",
+            handler="tatami_functions.labs.replication.handler.handler",
             packages=PACKAGES,
             environment={
                 "REPLICA_TABLE": self.replica.table_name,

@@ -215,7 +215,7 @@ class ModelsWorkshop(Construct):
             f"{model}Function",
             layers=self.shared.layers,
             service=f"models-{model.lower()}",
-            handler=f"models.{model.lower()}.handler.handler",
+            handler=f"tatami_functions.models.{model.lower()}.handler.handler",
             packages=["models"],
             environment={table_env: table.table_name, **(environment or {})},
             description=f"The {model.lower()} model of seed 004 (REST routes)",

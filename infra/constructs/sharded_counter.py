@@ -25,7 +25,7 @@ from infra.constructs.stream_consumer import stream_failure_queue, subscribe_to_
 
 _STRING = dynamodb.AttributeType.STRING
 SERVICE = "counters"
-# The environment lambdas/counters/settings.py reads.
+# The environment lambdas/tatami_functions/counters/settings.py reads.
 SHARDS_ENV = "COUNTER_SHARDS_TABLE"
 COUNTERS_ENV = "COUNTERS_TABLE"
 IDEMPOTENCY_ENV = "COUNTER_IDEMPOTENCY_TABLE"
@@ -117,7 +117,7 @@ class ShardedCounters(Construct):
             construct_id,
             layers=shared.layers,
             service=SERVICE,
-            handler=f"counters.handler.{entry}",
+            handler=f"tatami_functions.counters.handler.{entry}",
             environment=environment,
             # A roll-up batch of 1,000 records is a handful of writes; the API answers within 10 s.
             timeout=Duration.seconds(30 if entry == "rollup" else 10),

@@ -87,7 +87,7 @@ class TatamiStack(Stack):
             "DocsFunction",
             layers=self.shared.layers,
             service="docs",
-            handler="docs.handler.handler",
+            handler="tatami_functions.docs.handler.handler",
             packages=["docs", *service_packages],
             uses_zorder=True,  # it imports every service's routes, places' among them
             description="Serves the merged OpenAPI document of every route",

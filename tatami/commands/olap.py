@@ -18,15 +18,15 @@ from infra.constants import (
     OUTPUT_OLAP_TABLES,
     OUTPUT_OLAP_WORKGROUP,
 )
-from olap.catalog import named_queries, views, with_views
-from olap.layout import table_prefix
-from olap.settings import DEFAULT_PREFIX
 from tatami.local.state import DEFAULT_WORK_DIR
 from tatami.olap import athena, duck
 from tatami.olap.exports import ExportReadError, FetchedExport, fetch, latest_summary
 from tatami.olap.render import FORMATS, render
 from tatami.olap.tables import exported_tables
 from tatami.target import Target, TargetError, resolve_target
+from tatami_functions.olap.catalog import named_queries, views, with_views
+from tatami_functions.olap.layout import table_prefix
+from tatami_functions.olap.settings import DEFAULT_PREFIX
 
 CACHE_DIR = DEFAULT_WORK_DIR / "olap-cache"
 
@@ -36,8 +36,8 @@ def _help() -> str:
         "Run SQL (or a named query) over the newest export of each table.",
         "",
         "Views: one per exported table (every table with point-in-time recovery), named after it:",
-        f"{', '.join(views())} with the columns of lambdas/olap/views/*.sql, any other with one",
-        "column per key attribute.",
+        f"{', '.join(views())} with the columns of lambdas/tatami_functions/olap/views/*.sql, any",
+        "other with one column per key attribute.",
         "",
         "\b",
         "Named queries (--named NAME):",

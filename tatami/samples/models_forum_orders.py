@@ -103,7 +103,7 @@ def load(cloud: LocalCloud, progress: LoadProgress) -> str:
 # The repositories are imported when a load runs: `lambdas/` is importable once the project is
 # installed (`make install`), and the CLI's other commands must not depend on it.
 def _load_forum(target: Target, client: Any, items: dict[str, list[dict[str, Any]]]) -> None:
-    from models.forum.repository import ForumRepository, ForumTables
+    from tatami_functions.models.forum.repository import ForumRepository, ForumTables
 
     tables = ForumTables(*(target.output(key) for key in _FORUM_OUTPUTS))
     forum = ForumRepository(tables, client)
@@ -117,8 +117,8 @@ def _load_forum(target: Target, client: Any, items: dict[str, list[dict[str, Any
 
 
 def _load_businesses(target: Target, client: Any, listings: list[dict[str, Any]]) -> None:
-    from models.businesses.models import Business
-    from models.businesses.repository import BusinessesRepository
+    from tatami_functions.models.businesses.models import Business
+    from tatami_functions.models.businesses.repository import BusinessesRepository
 
     businesses = BusinessesRepository(target.output(constants.OUTPUT_BUSINESSES_TABLE), client)
     for listing in listings:
@@ -129,7 +129,7 @@ def _load_businesses(target: Target, client: Any, listings: list[dict[str, Any]]
 def _load_orders(
     target: Target, client: Any, placed: list[dict[str, Any]], done: Callable[[int], None]
 ) -> None:
-    from models.orders.repository import OrdersRepository, OrdersTables
+    from tatami_functions.models.orders.repository import OrdersRepository, OrdersTables
 
     tables = OrdersTables(
         target.output(constants.OUTPUT_ORDERS_TABLE),

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from counters import counters_table, shards_table
 from infra import constants
 from infra.constructs.sharded_counter import CounterSettings
+from tatami_functions.counters import counters_table, shards_table
 from tests.support.synthesis import Synthesized
 
 

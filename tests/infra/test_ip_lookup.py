@@ -16,7 +16,7 @@ from infra.constructs.service_api import ServiceApi
 from infra.constructs.service_function import SharedLayers
 from infra.constructs.shared import Shared
 from infra.stacks.tatami_stack import TatamiStack
-from ip_lookup import lookup, repository
+from tatami_functions.ip_lookup import lookup, repository
 from tests.support.synthesis import Synthesized
 
 READS = {"dynamodb:Query", "dynamodb:GetItem"}
@@ -61,7 +61,7 @@ def test_the_function_reads_the_table_and_cannot_write_it(synthesized: Synthesiz
     assert env[construct.TABLE_ENV] == {"Ref": table_id}
     assert env[construct.POINTER_TTL_ENV] == "30"
     assert (construct.TABLE_ENV, construct.POINTER_TTL_ENV) == (repository.TABLE_ENV, lookup.TTL_ENV)
-    assert function["Properties"]["Handler"] == "ip_lookup.handler.handler"
+    assert function["Properties"]["Handler"] == "tatami_functions.ip_lookup.handler.handler"
     role = function["Properties"]["Role"]["Fn::GetAtt"][0]
     statements = [
         s

@@ -12,9 +12,9 @@ from infra import constants
 from infra.constructs import forum_orders_businesses_schema as schema
 from infra.constructs.forum_orders_businesses import OrdersModel
 from infra.constructs.shared import Shared
-from models.orders.search import ORDERS
 from tatami.local.assembly import load_assembly
 from tatami.local.routes import read_routes
+from tatami_functions.models.orders.search import ORDERS
 from tests.support.synthesis import Synthesized
 
 TABLES = {
@@ -125,14 +125,14 @@ def test_routes_are_served_by_their_models_function(synthesized: Synthesized) ->
     (stack,) = load_assembly(synthesized.cdk_out).stacks
     routes = {(r.method, r.resource_path): r for r in read_routes(stack)}
     expected = {
-        "models.forum.handler.handler": [
+        "tatami_functions.models.forum.handler.handler": [
             ("GET", "/forums"),
             ("GET", "/forums/{forum}"),
             ("GET", "/forums/{forum}/threads"),
             ("GET", "/forums/{forum}/threads/{subject}"),
             ("GET", "/forums/{forum}/threads/{subject}/replies"),
         ],
-        "models.orders.handler.handler": [
+        "tatami_functions.models.orders.handler.handler": [
             ("POST", "/orders"),
             ("GET", "/orders"),
             ("GET", "/orders/{id}"),
@@ -140,7 +140,7 @@ def test_routes_are_served_by_their_models_function(synthesized: Synthesized) ->
             ("GET", "/customers/{id}"),
             ("GET", "/customers/{id}/orders"),
         ],
-        "models.businesses.handler.handler": [
+        "tatami_functions.models.businesses.handler.handler": [
             ("GET", "/businesses"),
             ("GET", "/businesses/{id}"),
             ("PUT", "/businesses/{id}"),
@@ -156,7 +156,7 @@ def test_routes_are_served_by_their_models_function(synthesized: Synthesized) ->
 
 
 def test_each_function_gets_its_tables_and_the_shard_count(synthesized: Synthesized) -> None:
-    _, orders = _function(synthesized, "models.orders.handler.handler")
+    _, orders = _function(synthesized, "tatami_functions.models.orders.handler.handler")
     variables = orders["Environment"]["Variables"]
     assert variables["ORDER_STATUS_SHARDS"] == str(schema.DEFAULT_STATUS_SHARDS)
     assert variables["ORDERS_TABLE_NAME"] == {"Ref": synthesized.logical_id("OrdersTableName")}
@@ -165,11 +165,11 @@ def test_each_function_gets_its_tables_and_the_shard_count(synthesized: Synthesi
 
 def test_grants_are_no_wider_than_each_model_needs(synthesized: Synthesized) -> None:
     writes = {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem"}
-    forum_id, _ = _function(synthesized, "models.forum.handler.handler")
+    forum_id, _ = _function(synthesized, "tatami_functions.models.forum.handler.handler")
     assert not _actions(synthesized, forum_id) & writes  # the forum API only reads
-    orders_id, _ = _function(synthesized, "models.orders.handler.handler")
+    orders_id, _ = _function(synthesized, "tatami_functions.models.orders.handler.handler")
     assert _actions(synthesized, orders_id) & writes == {"dynamodb:PutItem", "dynamodb:UpdateItem"}
-    businesses_id, _ = _function(synthesized, "models.businesses.handler.handler")
+    businesses_id, _ = _function(synthesized, "tatami_functions.models.businesses.handler.handler")
     assert _actions(synthesized, businesses_id) & writes == {"dynamodb:PutItem"}
 
 

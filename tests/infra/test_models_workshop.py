@@ -214,4 +214,4 @@ def test_functions_know_their_table_and_the_shard_count(synthesized: Synthesized
     environment = devices["Properties"]["Environment"]["Variables"]
     device_logs = synthesized.template["Outputs"][constants.OUTPUT_DEVICE_LOGS_TABLE]["Value"]
     assert environment["DEVICE_LOGS_TABLE"] == device_logs and environment["LOG_SHARDS"] == "10"
-    assert devices["Properties"]["Handler"] == "models.devices.handler.handler"
+    assert devices["Properties"]["Handler"] == "tatami_functions.models.devices.handler.handler"

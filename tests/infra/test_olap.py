@@ -18,9 +18,9 @@ from infra.constructs.page_tokens import PageTokenKey
 from infra.constructs.service_api import ServiceApi
 from infra.constructs.service_function import SharedLayers
 from infra.constructs.shared import Shared
-from olap import settings as env
-from olap.catalog import named_queries, with_views
-from olap.tables import DECLARED, exported_table, table_key
+from tatami_functions.olap import settings as env
+from tatami_functions.olap.catalog import named_queries, with_views
+from tatami_functions.olap.tables import DECLARED, exported_table, table_key
 from tests.support.synthesis import Synthesized
 
 pytestmark = pytest.mark.infra
@@ -146,7 +146,7 @@ def test_the_function_runs_hourly_and_may_export_only_the_exported_tables(synthe
     assert {env.TABLES_ENV, env.BUCKET_ENV, env.PREFIX_ENV, env.DATABASE_ENV, env.FULL_EVERY_ENV} <= set(
         variables
     )
-    assert function["Properties"]["Handler"] == "olap.handler.handler"
+    assert function["Properties"]["Handler"] == "tatami_functions.olap.handler.handler"
     _, rule = one(synthesized, "AWS::Events::Rule", "OlapExportSchedule")
     assert rule["Properties"]["ScheduleExpression"] == "rate(1 hour)"
     assert rule["Properties"]["Targets"][0]["Arn"] == {"Fn::GetAtt": [function_id, "Arn"]}

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from counters.counters_table import parse_rollup
 from infra import constants
 from tatami.local.cloud import LocalCloud
+from tatami_functions.counters.counters_table import parse_rollup
 from tests.integration.counters.cloud_helpers import create, increment, rollup_settled
 from tests.support.waiting import eventually
 

@@ -9,15 +9,15 @@ from typing import Any
 
 import pytest
 
-from common.clients import aws_client
-from counters.clients import dynamodb
-from counters.counters_table import parse_rollup
-from counters.rollup import handle_batch
-from counters.settings import settings
 from infra import constants
 from tatami.local import engines
 from tatami.local.cloud import LocalCloud
 from tatami.local.intrinsics import LOCAL_REGION
+from tatami_functions.common.clients import aws_client
+from tatami_functions.counters.clients import dynamodb
+from tatami_functions.counters.counters_table import parse_rollup
+from tatami_functions.counters.rollup import handle_batch
+from tatami_functions.counters.settings import settings
 
 
 def _reset() -> None:
@@ -58,7 +58,7 @@ def record(name: str, shard: int, version: int, count: int, sequence: int) -> di
 
 
 def rollup_value(name: str) -> tuple[int, int | None]:
-    from counters.settings import settings
+    from tatami_functions.counters.settings import settings
 
     item = (
         dynamodb()

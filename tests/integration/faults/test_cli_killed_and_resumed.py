@@ -23,8 +23,6 @@ from typing import Any
 import pytest
 
 from infra import constants
-from ip_lookup.keys import partition_key
-from olap.settings import ExportSettings
 from tatami.commands.export import settings_of
 from tatami.ip_loader.load import prepare
 from tatami.ip_loader.store import RangesStore
@@ -33,6 +31,8 @@ from tatami.local.faults import FAULTS_ENV, FaultPlan
 from tatami.olap.exports import fetch, latest_summary
 from tatami.samples.ip_ranges import DATA
 from tatami.target import cloud_target
+from tatami_functions.ip_lookup.keys import partition_key
+from tatami_functions.olap.settings import ExportSettings
 
 RUNNER = Path(__file__).with_name("cli_under_faults.py")
 EXPORTED, EXPORTED_TABLE = 1000, "ip_ranges"  # a table no stream consumer reads

@@ -29,11 +29,11 @@ class Labs:
 
 @pytest.fixture(scope="session")
 def labs(dynamodb_local: str) -> Labs:
-    from labs.employees.repository import EmployeesTable
-    from labs.invoices.models import InvoiceIn
-    from labs.invoices.repository import InvoicesTable
     from tatami.local import engines
     from tatami.samples.labs import employees, invoices
+    from tatami_functions.labs.employees.repository import EmployeesTable
+    from tatami_functions.labs.invoices.models import InvoiceIn
+    from tatami_functions.labs.invoices.repository import InvoicesTable
 
     client = engines.dynamodb_client(dynamodb_local)
     prefix = f"labs-{uuid.uuid4().hex[:6]}"

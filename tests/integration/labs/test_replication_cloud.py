@@ -19,13 +19,13 @@ from typing import Any
 import pytest
 
 from infra import constants
-from labs.replication.records import live
 from tatami.local.cloud import LocalCloud
+from tatami_functions.labs.replication.records import live
 from tests.integration.labs.tables import largest_item
 from tests.support.streams import stream_records
 from tests.support.waiting import eventually
 
-HANDLER = "labs.replication.handler.handler"
+HANDLER = "tatami_functions.labs.replication.handler.handler"
 OPERATIONS, KEYS, WRITERS = 2000, 250, 8
 
 

@@ -14,10 +14,10 @@ import boto3
 import pytest
 
 from infra import constants
-from labs.replication import apply, parking
-from labs.replication.records import DELETED, live
-from labs.replication.repository import ReplicaTable
 from tatami.local import engines
+from tatami_functions.labs.replication import apply, parking
+from tatami_functions.labs.replication.records import DELETED, live
+from tatami_functions.labs.replication.repository import ReplicaTable
 from tests.integration.labs.tables import create_lab_table, largest_item
 from tests.support.streams import stream_records
 

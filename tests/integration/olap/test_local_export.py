@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from olap.catalog import named_queries
-from olap.layout import export_id_of
-from olap.run import ExportOutcome, run_local
 from tatami.cli import main
 from tatami.commands.export import settings_of
 from tatami.olap import duck
 from tatami.olap.exports import latest_summary
+from tatami_functions.olap.catalog import named_queries
+from tatami_functions.olap.layout import export_id_of
+from tatami_functions.olap.run import ExportOutcome, run_local
 from tests.integration.olap.conftest import World
 from tests.integration.olap.known_data import EXPECTED
 
