@@ -22,11 +22,11 @@ from aws_cdk import aws_apigateway as apigw
 from aws_cdk import aws_dynamodb as dynamodb
 from constructs import Construct
 
-from infra import constants
 from infra.constructs.data_table import TableCapacity
 from infra.constructs.service_api import Route, ServiceApi
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
+from tatami_functions.common import stack_outputs
 
 # Read by tatami_functions.ip_lookup (repository.TABLE_ENV, lookup.TTL_ENV); a template test checks they
 # match.
@@ -108,7 +108,7 @@ class IpLookup(Construct):
             _enable_stage_cache(shared.api, cache)
         CfnOutput(
             Stack.of(self),
-            constants.OUTPUT_IP_RANGES_TABLE,
+            stack_outputs.OUTPUT_IP_RANGES_TABLE,
             value=self.table.table_name,
             description="IP ranges table (tatami load-ip writes it)",
         )

@@ -17,11 +17,11 @@ from aws_cdk import aws_dynamodb as dynamodb
 from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct
 
-from infra import constants
 from infra.constructs.service_api import Route
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from infra.constructs.stream_consumer import stream_failure_queue, subscribe_to_stream
+from tatami_functions.common import stack_outputs
 
 S = dynamodb.AttributeType.STRING
 PACKAGES = ("labs",)
@@ -92,7 +92,7 @@ class InvoicesLab(Construct):
             sort_key=key("SK"),
             global_secondary_indexes=[index("GSI_1", "SK", "PK")],
         )
-        CfnOutput(Stack.of(self), constants.OUTPUT_INVOICES_TABLE, value=self.table.table_name)
+        CfnOutput(Stack.of(self), stack_outputs.OUTPUT_INVOICES_TABLE, value=self.table.table_name)
         self.function = lab_api(self, shared, "invoices", self.table, "INVOICES_TABLE", INVOICE_ROUTES)
 
 
@@ -112,7 +112,7 @@ class EmployeesLab(Construct):
                 index("GSI_3", "GSI_3_PK", "GSI_3_SK"),
             ],
         )
-        CfnOutput(Stack.of(self), constants.OUTPUT_EMPLOYEES_TABLE, value=self.table.table_name)
+        CfnOutput(Stack.of(self), stack_outputs.OUTPUT_EMPLOYEES_TABLE, value=self.table.table_name)
         self.function = lab_api(self, shared, "employees", self.table, "EMPLOYEES_TABLE", EMPLOYEE_ROUTES)
 
 
@@ -168,9 +168,9 @@ class StreamReplica(Construct):
         self.failures = stream_failure_queue(self, "Failures", consumer="replicator")
         self.function = self._replicator(shared, settings)
         for output_key, value in (
-            (constants.OUTPUT_LOGFILE_TABLE, self.source.table_name),
-            (constants.OUTPUT_LOGFILE_REPLICA_TABLE, self.replica.table_name),
-            (constants.OUTPUT_REPLICATION_FAILURES, self.failures.queue_url),
+            (stack_outputs.OUTPUT_LOGFILE_TABLE, self.source.table_name),
+            (stack_outputs.OUTPUT_LOGFILE_REPLICA_TABLE, self.replica.table_name),
+            (stack_outputs.OUTPUT_REPLICATION_FAILURES, self.failures.queue_url),
         ):
             CfnOutput(Stack.of(self), output_key, value=value)
 

@@ -23,12 +23,12 @@ from aws_cdk import aws_s3 as s3
 from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct, IValidation
 
-from infra import constants
 from infra.constructs.models_workshop_storage import private_bucket
 from infra.constructs.olap_catalog import RESULTS_PREFIX, OlapCatalog
 from infra.constructs.olap_tables import has_point_in_time_recovery, key_definitions
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
+from tatami_functions.common import stack_outputs
 from tatami_functions.olap import settings as env
 from tatami_functions.olap.layout import table_prefix
 from tatami_functions.olap.tables import exported_table
@@ -177,12 +177,12 @@ class OlapExport(Construct):
     def _outputs(self) -> None:
         stack = Stack.of(self)
         tables = stack.to_json_string({key: table.table_arn for key, table in self.tables.items()})
-        CfnOutput(stack, constants.OUTPUT_OLAP_BUCKET, value=self.bucket.bucket_name)
+        CfnOutput(stack, stack_outputs.OUTPUT_OLAP_BUCKET, value=self.bucket.bucket_name)
         CfnOutput(
-            stack, constants.OUTPUT_OLAP_TABLES, value=tables, description="exported tables: key -> ARN"
+            stack, stack_outputs.OUTPUT_OLAP_TABLES, value=tables, description="exported tables: key -> ARN"
         )
-        CfnOutput(stack, constants.OUTPUT_OLAP_DATABASE, value=self.catalog.database_name)
-        CfnOutput(stack, constants.OUTPUT_OLAP_WORKGROUP, value=self.catalog.work_group_name)
+        CfnOutput(stack, stack_outputs.OUTPUT_OLAP_DATABASE, value=self.catalog.database_name)
+        CfnOutput(stack, stack_outputs.OUTPUT_OLAP_WORKGROUP, value=self.catalog.work_group_name)
 
 
 def _suppress_wildcards(function: ServiceFunction) -> None:

@@ -11,11 +11,11 @@ from aws_cdk import CfnOutput, Duration, Stack
 from aws_cdk import aws_dynamodb as dynamodb
 from constructs import Construct
 
-from infra import constants
 from infra.constructs.service_api import Route
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from infra.constructs.zorder_index import ZOrderIndex
+from tatami_functions.common import stack_outputs
 from tatami_functions.places.schema import PLACES
 
 SERVICE = "places"
@@ -53,6 +53,6 @@ class PlacesService(Construct):
             [Route("GET", "/places/search"), Route("GET", "/places/{id}"), Route("PUT", "/places/{id}")],
         )
         stack = Stack.of(self)
-        CfnOutput(stack, constants.OUTPUT_PLACES_TABLE, value=self.table.table_name)
-        CfnOutput(stack, constants.OUTPUT_PLACES_ZINDEX, value=self.index.declaration.to_json())
-        CfnOutput(stack, constants.OUTPUT_PLACES_FAILURES, value=self.index.failures.queue_url)
+        CfnOutput(stack, stack_outputs.OUTPUT_PLACES_TABLE, value=self.table.table_name)
+        CfnOutput(stack, stack_outputs.OUTPUT_PLACES_ZINDEX, value=self.index.declaration.to_json())
+        CfnOutput(stack, stack_outputs.OUTPUT_PLACES_FAILURES, value=self.index.failures.queue_url)

@@ -17,11 +17,11 @@ from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
-from infra import constants
 from infra.constructs.service_api import Route
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from infra.constructs.stream_consumer import stream_failure_queue, subscribe_to_stream
+from tatami_functions.common import stack_outputs
 
 _STRING = dynamodb.AttributeType.STRING
 SERVICE = "counters"
@@ -151,10 +151,10 @@ class ShardedCounters(Construct):
 
     def _outputs(self) -> None:
         stack = Stack.of(self)
-        CfnOutput(stack, constants.OUTPUT_COUNTER_SHARDS_TABLE, value=self.shards.table_name)
-        CfnOutput(stack, constants.OUTPUT_COUNTERS_TABLE, value=self.counters.table_name)
-        CfnOutput(stack, constants.OUTPUT_COUNTER_IDEMPOTENCY_TABLE, value=self.idempotency.table_name)
-        CfnOutput(stack, constants.OUTPUT_COUNTER_ROLLUP_FAILURES, value=self.rollup_failures.queue_url)
+        CfnOutput(stack, stack_outputs.OUTPUT_COUNTER_SHARDS_TABLE, value=self.shards.table_name)
+        CfnOutput(stack, stack_outputs.OUTPUT_COUNTERS_TABLE, value=self.counters.table_name)
+        CfnOutput(stack, stack_outputs.OUTPUT_COUNTER_IDEMPOTENCY_TABLE, value=self.idempotency.table_name)
+        CfnOutput(stack, stack_outputs.OUTPUT_COUNTER_ROLLUP_FAILURES, value=self.rollup_failures.queue_url)
 
 
 def _use(function: ServiceFunction, table: dynamodb.TableV2, env_name: str, *actions: str) -> None:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 
-from infra.constants import OUTPUT_OLAP_TABLES
 from tatami.target import Target
+from tatami_functions.common.stack_outputs import OUTPUT_OLAP_TABLES
 from tatami_functions.olap.tables import DECLARED, ExportedTable, exported_table
 
 

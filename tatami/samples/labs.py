@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from infra.constants import OUTPUT_EMPLOYEES_TABLE, OUTPUT_LOGFILE_TABLE
 from tatami.samples.models_workshop import send
 from tatami.target import cloud_target
+from tatami_functions.common.stack_outputs import OUTPUT_EMPLOYEES_TABLE, OUTPUT_LOGFILE_TABLE
 
 if TYPE_CHECKING:
     from tatami.local.cloud import LocalCloud

@@ -8,7 +8,6 @@ import aws_cdk as cdk
 import pytest
 from aws_cdk import Duration, assertions
 
-from infra import constants
 from infra.constructs import ip_lookup as construct
 from infra.constructs.ip_lookup import IpLookup, LookupCache
 from infra.constructs.page_tokens import PageTokenKey
@@ -16,6 +15,7 @@ from infra.constructs.service_api import ServiceApi
 from infra.constructs.service_function import SharedLayers
 from infra.constructs.shared import Shared
 from infra.stacks.tatami_stack import TatamiStack
+from tatami_functions.common import stack_outputs
 from tatami_functions.ip_lookup import lookup, repository
 from tests.support.synthesis import Synthesized
 
@@ -92,7 +92,7 @@ def test_both_routes_are_served_and_get_is_cache_keyed_by_address(synthesized: S
 
 def test_the_table_name_is_a_stack_output(synthesized: Synthesized) -> None:
     table_id, _ = ranges_table(synthesized.template)
-    assert synthesized.template["Outputs"][constants.OUTPUT_IP_RANGES_TABLE]["Value"] == {"Ref": table_id}
+    assert synthesized.template["Outputs"][stack_outputs.OUTPUT_IP_RANGES_TABLE]["Value"] == {"Ref": table_id}
 
 
 def test_the_stage_cache_is_off_by_default(synthesized: Synthesized) -> None:

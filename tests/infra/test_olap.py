@@ -11,13 +11,13 @@ import pytest
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk.assertions import Template
 
-from infra import constants
 from infra.constructs.olap import OlapExport
 from infra.constructs.olap_tables import exportable_tables
 from infra.constructs.page_tokens import PageTokenKey
 from infra.constructs.service_api import ServiceApi
 from infra.constructs.service_function import SharedLayers
 from infra.constructs.shared import Shared
+from tatami_functions.common import stack_outputs
 from tatami_functions.olap import settings as env
 from tatami_functions.olap.catalog import named_queries, with_views
 from tatami_functions.olap.tables import DECLARED, exported_table, table_key
@@ -32,12 +32,12 @@ def one(synthesized: Synthesized, resource_type: str, prefix: str = "Olap") -> t
 
 
 def bucket_id(synthesized: Synthesized) -> str:
-    return str(synthesized.template["Outputs"][constants.OUTPUT_OLAP_BUCKET]["Value"]["Ref"])
+    return str(synthesized.template["Outputs"][stack_outputs.OUTPUT_OLAP_BUCKET]["Value"]["Ref"])
 
 
 def exported_table_ids(synthesized: Synthesized) -> dict[str, str]:
     """Table key -> logical id, read back from the OlapTables output's Fn::Join."""
-    parts = synthesized.template["Outputs"][constants.OUTPUT_OLAP_TABLES]["Value"]["Fn::Join"][1]
+    parts = synthesized.template["Outputs"][stack_outputs.OUTPUT_OLAP_TABLES]["Value"]["Fn::Join"][1]
     keys = [part.split('"')[-3] for part in parts if isinstance(part, str) and part.endswith(':"')]
     ids = [part["Fn::GetAtt"][0] for part in parts if isinstance(part, dict)]
     return dict(zip(keys, ids, strict=True))

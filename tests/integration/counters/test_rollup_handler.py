@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from infra import constants
 from tatami.local import engines
 from tatami.local.cloud import LocalCloud
 from tatami.local.intrinsics import LOCAL_REGION
+from tatami_functions.common import stack_outputs
 from tatami_functions.common.clients import aws_client
 from tatami_functions.counters.clients import dynamodb
 from tatami_functions.counters.counters_table import parse_rollup
@@ -28,7 +28,7 @@ def _reset() -> None:
 @pytest.fixture
 def rollup_env(app_cloud: LocalCloud, monkeypatch: pytest.MonkeyPatch) -> Iterator[LocalCloud]:
     for name, value in {
-        "COUNTERS_TABLE": app_cloud.outputs[constants.OUTPUT_COUNTERS_TABLE],
+        "COUNTERS_TABLE": app_cloud.outputs[stack_outputs.OUTPUT_COUNTERS_TABLE],
         "AWS_ENDPOINT_URL_DYNAMODB": app_cloud.dynamodb_endpoint,
         "AWS_DEFAULT_REGION": LOCAL_REGION,
         "AWS_ACCESS_KEY_ID": engines.LOCAL_CREDENTIALS["aws_access_key_id"],

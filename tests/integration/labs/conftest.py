@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from infra import constants
+from tatami_functions.common import stack_outputs
 from tests.integration.labs.tables import create_lab_table
 from tests.support.models_workshop import Recorder
 
@@ -39,8 +39,8 @@ def labs(dynamodb_local: str) -> Labs:
     prefix = f"labs-{uuid.uuid4().hex[:6]}"
     built = Labs(
         client,
-        create_lab_table(client, constants.OUTPUT_INVOICES_TABLE, prefix),
-        create_lab_table(client, constants.OUTPUT_EMPLOYEES_TABLE, prefix),
+        create_lab_table(client, stack_outputs.OUTPUT_INVOICES_TABLE, prefix),
+        create_lab_table(client, stack_outputs.OUTPUT_EMPLOYEES_TABLE, prefix),
         Recorder().attach(client),
     )
     table = InvoicesTable(built.invoices, client=client)

@@ -40,7 +40,7 @@ def exported(world: World) -> dict[str, ExportOutcome]:
 def cli(world: World, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> World:
     for module in (export_command, olap_command):
         monkeypatch.setattr(module, "resolve_target", lambda local: world.target)
-    monkeypatch.setattr(olap_command, "CACHE_DIR", tmp_path / "cache")
+    monkeypatch.setenv("TATAMI_LOCAL_DIR", str(tmp_path))  # the export cache goes under it
     return world
 
 

@@ -21,7 +21,6 @@ def test_orders_indexes() -> None:
     assert set(by_name) == set(orders.INDEX_KEYS)
     for name, key_names in orders.INDEX_KEYS.items():
         assert key_names == _index_keys(by_name[name], schema.ORDERS)
-    assert orders.MAX_SHARDS == schema.MAX_STATUS_SHARDS
 
 
 def test_business_index() -> None:

@@ -25,7 +25,10 @@ INDEX_KEYS = {
 # maintainer writes into the order
 DERIVED = ("StatusDate", "StatusShard", "Shard", *ORDERS.written)
 SEPARATOR = "#"
-MAX_SHARDS = 32  # a read runs one Query per shard, side by side (infra's MAX_STATUS_SHARDS)
+# StatusOrders is write-sharded over N shards (`Status#n`, n random in 1..N; seed 002 suggests 1..10).
+# The stack sets N (ORDER_STATUS_SHARDS); readers query 1..N, so N may grow but must never shrink.
+DEFAULT_SHARDS = 10  # what the stack deploys unless told otherwise
+MAX_SHARDS = 32  # a read runs one Query per shard, side by side
 
 
 def status_date(status: Status, order_date: str) -> str:
