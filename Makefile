@@ -9,9 +9,12 @@ export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 
 install: $(VENV)/.installed node_modules/.installed
 
+# The checkout goes on the venv's path too (a .pth file): the CDK app, infra/, is not in the wheel,
+# and this checkout's `tatami local` and `tatami doctor` import it (tatami/checkout.py).
 $(VENV)/.installed: pyproject.toml constraints.txt layers/zorder/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[dev,bench]' -e layers/zorder
+	$(BIN)/python -c 'import pathlib, sysconfig; pathlib.Path(sysconfig.get_path("purelib"), "tatami-checkout.pth").write_text("$(CURDIR)\n")'
 	touch $@
 
 node_modules/.installed: package.json package-lock.json

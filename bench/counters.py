@@ -27,9 +27,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "lambdas")]
 
-from counters import counters_table, shards_table  # noqa: E402
-from counters.sharding import PARTITION_WCU  # noqa: E402
 from tatami.local import engines  # noqa: E402
+from tatami_functions.counters import counters_table, shards_table  # noqa: E402
+from tatami_functions.counters.sharding import PARTITION_WCU  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "counters.json"
 TABLES = {
@@ -56,7 +56,7 @@ class Context:
 
 def call(method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> tuple[int, Any]:
     """One API Gateway (REST v1) proxy event through the handler, as Lambda would invoke it."""
-    from counters.handler import api
+    from tatami_functions.counters.handler import api
 
     headers = headers or {}
     event = {
@@ -88,7 +88,7 @@ def environment(endpoint: str) -> dict[str, str]:
 
 
 def create_tables() -> None:
-    from counters.clients import dynamodb
+    from tatami_functions.counters.clients import dynamodb
 
     for table, keys in KEYS.items():
         key_schema: list[Any] = [
@@ -125,8 +125,8 @@ def rate(pool: Any, method: str, path: str, count: int, workers: int, keyed: boo
 
 def consumed_read_units(name: str, shards: int) -> float:
     """What summing the shards costs: BatchGetItem of every shard, eventually consistent."""
-    from counters.clients import dynamodb
-    from counters.sharding import shard_key
+    from tatami_functions.counters.clients import dynamodb
+    from tatami_functions.counters.sharding import shard_key
 
     total = 0.0
     for start in range(0, shards, 100):

@@ -28,16 +28,16 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "lambdas")]
 
-from models.devices.items import to_item  # noqa: E402
-from models.devices.models import DeviceLog, Level  # noqa: E402
-from olap.catalog import named_queries  # noqa: E402
-from olap.layout import table_prefix  # noqa: E402
-from olap.local_export import export_table  # noqa: E402
 from tatami.local import engines  # noqa: E402
 from tatami.olap import duck  # noqa: E402
 from tatami.olap.exports import fetch, latest_summary  # noqa: E402
 from tatami.scan import parallel_scan  # noqa: E402
 from tatami.target import Target  # noqa: E402
+from tatami_functions.models.devices.items import to_item  # noqa: E402
+from tatami_functions.models.devices.models import DeviceLog, Level  # noqa: E402
+from tatami_functions.olap.catalog import named_queries  # noqa: E402
+from tatami_functions.olap.layout import table_prefix  # noqa: E402
+from tatami_functions.olap.local_export import export_table  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "export.json"
 TABLE, BUCKET = "bench-device-logs", "bench-olap"

@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path[0] = str(REPO / "lambdas")  # not bench/: this file's name would shadow the ip_lookup package
+sys.path[:0] = [str(REPO / "lambdas")]
 
 import argparse  # noqa: E402 - after the path fix above
 import bisect  # noqa: E402
@@ -40,14 +40,14 @@ from typing import Any  # noqa: E402
 
 from boto3.dynamodb.types import TypeDeserializer  # noqa: E402
 
-from ip_lookup.addresses import V4, V6, Address, parse_address  # noqa: E402
-from ip_lookup.lookup import PointerCache, resolve  # noqa: E402
-from ip_lookup.repository import RangesTable  # noqa: E402
 from tatami.ip_loader.clients import loader_client  # noqa: E402
 from tatami.ip_loader.load import LoadOptions, load, prepare  # noqa: E402
 from tatami.ip_loader.store import RangesStore  # noqa: E402
 from tatami.local import engines  # noqa: E402
 from tatami.target import Target  # noqa: E402
+from tatami_functions.ip_lookup.addresses import V4, V6, Address, parse_address  # noqa: E402
+from tatami_functions.ip_lookup.lookup import PointerCache, resolve  # noqa: E402
+from tatami_functions.ip_lookup.repository import RangesTable  # noqa: E402
 
 RESULTS = REPO / "bench" / "results" / "ip_lookup.json"
 THREADS = 4

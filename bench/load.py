@@ -28,9 +28,6 @@ from typing import Any
 
 import requests
 
-# bench/ip_lookup.py (a script beside this one) would shadow the ip_lookup package the loader imports.
-sys.path.remove(str(Path(__file__).resolve().parent))
-
 from tatami.local import engines
 from tatami.local.cloud import LocalCloud, LocalCloudConfig
 from tatami.samples import ip_ranges

@@ -32,12 +32,12 @@ from typing import Any
 
 from _zorder_search import REPO
 
-from places.repository import PlacesTable
-from places.schema import PLACES
 from tatami.local import engines
 from tatami.local.intrinsics import LOCAL_REGION
 from tatami.samples.places import rows
 from tatami.target import cloud_target
+from tatami_functions.places.repository import PlacesTable
+from tatami_functions.places.schema import PLACES
 from tests.support.streams import stream_records
 from tests.support.zindex import create_table
 from zindex.dynamodb import CLIENT_CONFIG, IndexRepository

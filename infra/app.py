@@ -8,9 +8,9 @@ from typing import Any
 import aws_cdk as cdk
 from cdk_nag import AwsSolutionsChecks
 
-from infra import constants
 from infra.paths import REPO_ROOT
 from infra.stacks.tatami_stack import StackSettings, TatamiStack
+from tatami_functions.common import stack_outputs
 
 
 def cdk_json_context() -> dict[str, Any]:
@@ -26,7 +26,7 @@ def create_app(outdir: str | None = None) -> cdk.App:
     settings = StackSettings.from_context(app.node.try_get_context("tatami"))
     TatamiStack(
         app,
-        constants.STACK_NAME,
+        stack_outputs.STACK_NAME,
         settings=settings,
         description="tatami: DynamoDB patterns (Z-order search, IP lookup, counters, data models, OLAP)",
     )

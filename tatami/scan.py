@@ -1,7 +1,8 @@
-"""The CLI's parallel scan: `common.scan` (shared with the export function) with a progress bar.
+"""The CLI's parallel scan: `tatami_functions.common.scan` (shared with the export function) with a
+progress bar.
 
 `tatami scan`, index backfills and `tatami export --local` read whole tables through this module;
-the scan itself, its checkpoint and its summary live in `lambdas/common/scan.py`.
+the scan itself, its checkpoint and its summary live in `lambdas/tatami_functions/common/scan.py`.
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from typing import Any
 
 from tqdm import tqdm
 
-from common.scan import Checkpoint, PageHandler, ScanSummary
-from common.scan import parallel_scan as _parallel_scan
+from tatami_functions.common.scan import Checkpoint, PageHandler, ScanSummary
+from tatami_functions.common.scan import parallel_scan as _parallel_scan
 
 __all__ = ["Checkpoint", "PageHandler", "ScanSummary", "parallel_scan"]
 
@@ -19,7 +20,8 @@ __all__ = ["Checkpoint", "PageHandler", "ScanSummary", "parallel_scan"]
 def parallel_scan(
     client: Any, table: str, segments: int, on_page: PageHandler, *, progress: bool = True, **options: Any
 ) -> ScanSummary:
-    """`common.scan.parallel_scan` with a progress bar over the table's approximate item count.
+    """`tatami_functions.common.scan.parallel_scan` with a progress bar over the table's approximate
+    item count.
 
     >>> parallel_scan(client, "Tatami-Places", 4, lambda segment, items: None)  # doctest: +SKIP
     ScanSummary(segments=4, items=25000, ...)

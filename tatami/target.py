@@ -15,11 +15,11 @@ import boto3
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
-from infra.constants import STACK_NAME
 from tatami.local import traffic
 from tatami.local.engines import LOCAL_CREDENTIALS
 from tatami.local.intrinsics import LOCAL_REGION
-from tatami.local.state import DEFAULT_WORK_DIR, read_state
+from tatami.local.state import default_work_dir, read_state
+from tatami_functions.common.stack_outputs import STACK_NAME
 
 if TYPE_CHECKING:
     from tatami.local.cloud import LocalCloud
@@ -89,7 +89,8 @@ class Target:
         return client
 
 
-def local_target(work_dir: Path = DEFAULT_WORK_DIR) -> Target:
+def local_target(work_dir: Path | None = None) -> Target:
+    work_dir = work_dir or default_work_dir()
     state = read_state(work_dir)
     if not state or state.get("starting"):
         raise TargetError("no local cloud runs in this checkout: start it with `make run` (or drop --local)")

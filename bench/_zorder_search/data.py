@@ -15,9 +15,9 @@ from typing import Any
 import boto3
 
 from _zorder_search import REPO
-from places.schema import PLACES
 from tatami.local import engines
 from tatami.samples.places import rows as place_rows
+from tatami_functions.places.schema import PLACES
 from tests.support.zindex import create_table, write_indexed
 from zindex import IndexedTable, SearchQuery
 from zindex.analyze import analyze

@@ -15,14 +15,15 @@ from aws_cdk import aws_dynamodb as dynamodb
 from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct
 
-from infra import constants
 from infra.constructs import forum_orders_businesses_schema as schema
 from infra.constructs.data_table import DataTable
 from infra.constructs.service_api import Route
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from infra.constructs.zorder_index import ZOrderIndex
-from models.orders.search import ORDERS
+from tatami_functions.common import stack_outputs
+from tatami_functions.models.orders import keys as order_keys
+from tatami_functions.models.orders.search import ORDERS
 
 PACKAGES = ("models",)
 FORUM_ROUTES = (
@@ -91,7 +92,7 @@ def model_function(
         "Function",
         layers=shared.layers,
         service=f"models-{model}",
-        handler=f"models.{model}.handler.handler",
+        handler=f"tatami_functions.models.{model}.handler.handler",
         packages=PACKAGES,
         uses_zorder=uses_zorder,
         environment=environment,
@@ -148,9 +149,9 @@ class ForumModel(Construct):
         )
         for table in (self.forums, self.threads, self.replies):
             table.grant_read_data(self.function)  # the forum API only reads
-        output(self, constants.OUTPUT_FORUMS_TABLE, self.forums)
-        output(self, constants.OUTPUT_THREADS_TABLE, self.threads)
-        output(self, constants.OUTPUT_REPLIES_TABLE, self.replies)
+        output(self, stack_outputs.OUTPUT_FORUMS_TABLE, self.forums)
+        output(self, stack_outputs.OUTPUT_THREADS_TABLE, self.threads)
+        output(self, stack_outputs.OUTPUT_REPLIES_TABLE, self.replies)
 
 
 class OrdersModel(Construct):
@@ -161,11 +162,19 @@ class OrdersModel(Construct):
     """
 
     def __init__(
-        self, scope: Construct, construct_id: str, *, shared: Shared, status_shards: int = 10
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        shared: Shared,
+        status_shards: int = order_keys.DEFAULT_SHARDS,
     ) -> None:
         super().__init__(scope, construct_id)
-        if not 1 <= status_shards <= 32:
-            raise ValueError(f"status_shards {status_shards} must be within 1..32 (one parallel Query each)")
+        most = order_keys.MAX_SHARDS
+        if not 1 <= status_shards <= most:
+            raise ValueError(
+                f"status_shards {status_shards} must be within 1..{most} (one parallel Query each)"
+            )
         self.orders = model_table(shared, self, "Orders", schema.ORDERS)
         self.customers = model_table(shared, self, "Customers", schema.CUSTOMERS)
         environment = {
@@ -174,7 +183,7 @@ class OrdersModel(Construct):
             "ORDER_STATUS_SHARDS": str(status_shards),
         }
         self.function = model_function(shared, self, "orders", environment, ORDERS_ROUTES, uses_zorder=True)
-        # GET /orders/search: date x total x status through the engine (lambdas/models/orders/search.py)
+        # GET /orders/search: date x total x status through the engine (tatami_functions.models.orders.search)
         self.index = ZOrderIndex(
             self, "ZIndex", shared=shared, table=self.orders, declaration=ORDERS, service="models-orders"
         )
@@ -185,9 +194,9 @@ class OrdersModel(Construct):
         self.orders.grant(self.function, "dynamodb:PutItem", "dynamodb:UpdateItem")
         self.customers.grant(self.function, "dynamodb:UpdateItem")
         suppress_index_wildcard(self.function, [self.orders])
-        output(self, constants.OUTPUT_ORDERS_TABLE, self.orders)
-        output(self, constants.OUTPUT_CUSTOMERS_TABLE, self.customers)
-        CfnOutput(Stack.of(self), constants.OUTPUT_ORDERS_ZINDEX, value=self.index.declaration.to_json())
+        output(self, stack_outputs.OUTPUT_ORDERS_TABLE, self.orders)
+        output(self, stack_outputs.OUTPUT_CUSTOMERS_TABLE, self.customers)
+        CfnOutput(Stack.of(self), stack_outputs.OUTPUT_ORDERS_ZINDEX, value=self.index.declaration.to_json())
 
 
 class BusinessesModel(Construct):
@@ -206,4 +215,4 @@ class BusinessesModel(Construct):
         self.businesses.grant_read_data(self.function)
         self.businesses.grant(self.function, "dynamodb:PutItem")
         suppress_index_wildcard(self.function, [self.businesses])
-        output(self, constants.OUTPUT_BUSINESSES_TABLE, self.businesses)
+        output(self, stack_outputs.OUTPUT_BUSINESSES_TABLE, self.businesses)

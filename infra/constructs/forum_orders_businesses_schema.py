@@ -81,9 +81,7 @@ CUSTOMER_STATUS_ORDERS = IndexSchema(
     "CustomerStatusOrders", "CustomerId", "StatusDate", include=("OrderDate", "Status")
 )
 # Write-sharded: `Status#n` (n random in 1..N) spreads a low-cardinality status over N partitions
-# (seed 002 suggests 1..10). Readers query 1..N, so N may grow but must never shrink.
-DEFAULT_STATUS_SHARDS = 10
-MAX_STATUS_SHARDS = 32  # one parallel Query per shard on every read
+# (N: the service's orders.keys.DEFAULT_SHARDS unless the stack says otherwise, at most MAX_SHARDS).
 STATUS_ORDERS = IndexSchema("StatusOrders", "StatusShard", "OrderDate", include=("CustomerId", "Status"))
 # No stream: nothing consumes the orders' changes (analytics read point-in-time exports instead).
 ORDERS = TableSchema("OrderId", indexes=(CUSTOMER_ORDERS, CUSTOMER_STATUS_ORDERS, STATUS_ORDERS))

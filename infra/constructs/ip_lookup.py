@@ -22,13 +22,14 @@ from aws_cdk import aws_apigateway as apigw
 from aws_cdk import aws_dynamodb as dynamodb
 from constructs import Construct
 
-from infra import constants
 from infra.constructs.data_table import TableCapacity
 from infra.constructs.service_api import Route, ServiceApi
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
+from tatami_functions.common import stack_outputs
 
-# Read by lambdas/ip_lookup (repository.TABLE_ENV, lookup.TTL_ENV); a template test checks they match.
+# Read by tatami_functions.ip_lookup (repository.TABLE_ENV, lookup.TTL_ENV); a template test checks they
+# match.
 TABLE_ENV = "IP_RANGES_TABLE"
 POINTER_TTL_ENV = "IP_ALIAS_TTL_SECONDS"
 LOOKUP_PATH = "/ip/{address}"
@@ -94,7 +95,7 @@ class IpLookup(Construct):
             "LookupFunction",
             layers=shared.layers,
             service="ip_lookup",
-            handler="ip_lookup.handler.handler",
+            handler="tatami_functions.ip_lookup.handler.handler",
             environment={TABLE_ENV: self.table.table_name, POINTER_TTL_ENV: str(pointer_ttl.to_seconds())},
             description="IP range lookup: one Query per address (GET /ip/{address}, POST /ip/lookups)",
         )
@@ -107,7 +108,7 @@ class IpLookup(Construct):
             _enable_stage_cache(shared.api, cache)
         CfnOutput(
             Stack.of(self),
-            constants.OUTPUT_IP_RANGES_TABLE,
+            stack_outputs.OUTPUT_IP_RANGES_TABLE,
             value=self.table.table_name,
             description="IP ranges table (tatami load-ip writes it)",
         )

@@ -1,9 +1,10 @@
 """Seed 004's hands-on labs: the adjacency list, the employees table and stream replication.
 
-`InvoicesLab` and `EmployeesLab` are a table and one API function each (package `labs`, which
-reuses `common.listing` for pages and read stats). `StreamReplica` copies every change of a source
-table (the workshop's `logfile`) into a replica (`logfile_replica`) through a stream function with
-bisection, bounded retries, partial batch failures and an on-failure queue.
+`InvoicesLab` and `EmployeesLab` are a table and one API function each (package
+`tatami_functions.labs`, which reuses `tatami_functions.common.listing` for pages and read stats).
+`StreamReplica` copies every change of a source table (the workshop's `logfile`) into a replica
+(`logfile_replica`) through a stream function with bisection, bounded retries, partial batch failures
+and an on-failure queue.
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ from aws_cdk import aws_dynamodb as dynamodb
 from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct
 
-from infra import constants
 from infra.constructs.service_api import Route
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from infra.constructs.stream_consumer import stream_failure_queue, subscribe_to_stream
+from tatami_functions.common import stack_outputs
 
 S = dynamodb.AttributeType.STRING
 PACKAGES = ("labs",)
@@ -67,7 +68,7 @@ def lab_api(
         "Function",
         layers=shared.layers,
         service=f"labs-{lab}",
-        handler=f"labs.{lab}.handler.handler",
+        handler=f"tatami_functions.labs.{lab}.handler.handler",
         packages=PACKAGES,
         environment={table_env: table.table_name},
         description=f"The {lab} lab of seed 004 (REST routes)",
@@ -91,7 +92,7 @@ class InvoicesLab(Construct):
             sort_key=key("SK"),
             global_secondary_indexes=[index("GSI_1", "SK", "PK")],
         )
-        CfnOutput(Stack.of(self), constants.OUTPUT_INVOICES_TABLE, value=self.table.table_name)
+        CfnOutput(Stack.of(self), stack_outputs.OUTPUT_INVOICES_TABLE, value=self.table.table_name)
         self.function = lab_api(self, shared, "invoices", self.table, "INVOICES_TABLE", INVOICE_ROUTES)
 
 
@@ -111,7 +112,7 @@ class EmployeesLab(Construct):
                 index("GSI_3", "GSI_3_PK", "GSI_3_SK"),
             ],
         )
-        CfnOutput(Stack.of(self), constants.OUTPUT_EMPLOYEES_TABLE, value=self.table.table_name)
+        CfnOutput(Stack.of(self), stack_outputs.OUTPUT_EMPLOYEES_TABLE, value=self.table.table_name)
         self.function = lab_api(self, shared, "employees", self.table, "EMPLOYEES_TABLE", EMPLOYEE_ROUTES)
 
 
@@ -167,9 +168,9 @@ class StreamReplica(Construct):
         self.failures = stream_failure_queue(self, "Failures", consumer="replicator")
         self.function = self._replicator(shared, settings)
         for output_key, value in (
-            (constants.OUTPUT_LOGFILE_TABLE, self.source.table_name),
-            (constants.OUTPUT_LOGFILE_REPLICA_TABLE, self.replica.table_name),
-            (constants.OUTPUT_REPLICATION_FAILURES, self.failures.queue_url),
+            (stack_outputs.OUTPUT_LOGFILE_TABLE, self.source.table_name),
+            (stack_outputs.OUTPUT_LOGFILE_REPLICA_TABLE, self.replica.table_name),
+            (stack_outputs.OUTPUT_REPLICATION_FAILURES, self.failures.queue_url),
         ):
             CfnOutput(Stack.of(self), output_key, value=value)
 
@@ -179,7 +180,7 @@ class StreamReplica(Construct):
             "Function",
             layers=shared.layers,
             service="labs-replication",
-            handler="labs.replication.handler.handler",
+            handler="tatami_functions.labs.replication.handler.handler",
             packages=PACKAGES,
             environment={
                 "REPLICA_TABLE": self.replica.table_name,

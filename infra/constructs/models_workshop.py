@@ -15,11 +15,11 @@ from aws_cdk import aws_dynamodb as dynamodb
 from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct
 
-from infra import constants
 from infra.constructs.models_workshop_storage import LogArchiver, WorkshopBucket, grant_objects
 from infra.constructs.service_api import Route
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
+from tatami_functions.common import stack_outputs
 
 S, N = dynamodb.AttributeType.STRING, dynamodb.AttributeType.NUMBER
 ALL, KEYS_ONLY, INCLUDE = (
@@ -107,7 +107,7 @@ class ModelsWorkshop(Construct):
         super().__init__(scope, construct_id)
         self.shared = shared
         self.bucket = WorkshopBucket(self, "Storage").bucket
-        CfnOutput(self, "BucketName", key=constants.OUTPUT_WORKSHOP_BUCKET, value=self.bucket.bucket_name)
+        CfnOutput(self, "BucketName", key=stack_outputs.OUTPUT_WORKSHOP_BUCKET, value=self.bucket.bucket_name)
         self.device_logs = self._device_logs(log_shards, log_retention_days)
         self.carts = self._carts()
         self.documents = self._documents()
@@ -118,7 +118,7 @@ class ModelsWorkshop(Construct):
         level_time = key("level_with_created_at")  # the seed's composite "WARNING#<created_at>"
         table = self._table(
             "DeviceLogs",
-            constants.OUTPUT_DEVICE_LOGS_TABLE,
+            stack_outputs.OUTPUT_DEVICE_LOGS_TABLE,
             key("device_id"),
             level_time,
             index("GSI_operator_created_at", key("operator"), key("created_at")),
@@ -136,7 +136,7 @@ class ModelsWorkshop(Construct):
         # Overloaded: the GSI's partition is the row's path (ship_to#state, cart_items#added_at#<item>).
         table = self._table(
             "Carts",
-            constants.OUTPUT_CARTS_TABLE,
+            stack_outputs.OUTPUT_CARTS_TABLE,
             key("user_id"),
             key("sort_key"),
             index("GSI_sort_key_gsi_sk", key("sort_key"), key("gsi_sk"), KEYS_ONLY),
@@ -149,7 +149,7 @@ class ModelsWorkshop(Construct):
         status_date = key("status_with_created_on")
         table = self._table(
             "Documents",
-            constants.OUTPUT_DOCUMENTS_TABLE,
+            stack_outputs.OUTPUT_DOCUMENTS_TABLE,
             key("report_id"),
             None,
             index("GSI_user_id_status_with_created_on", key("user_id"), status_date, INCLUDE, ["summary"]),
@@ -163,7 +163,7 @@ class ModelsWorkshop(Construct):
 
     def _lockers(self) -> dynamodb.TableV2:
         # Prefecture, then the area path and locker id: "千代田区#紀尾井町#<locker id>".
-        table = self._table("Lockers", constants.OUTPUT_LOCKERS_TABLE, key("state"), key("location"))
+        table = self._table("Lockers", stack_outputs.OUTPUT_LOCKERS_TABLE, key("state"), key("location"))
         self._function("Lockers", table, "LOCKERS_TABLE", LOCKER_ROUTES)
         return table
 
@@ -172,7 +172,7 @@ class ModelsWorkshop(Construct):
         user = key("user_id")
         table = self._table(
             "CampaignUsers",
-            constants.OUTPUT_CAMPAIGN_USERS_TABLE,
+            stack_outputs.OUTPUT_CAMPAIGN_USERS_TABLE,
             user,
             None,
             index("GSI_prefecture", key("prefecture"), user, KEYS_ONLY),
@@ -215,7 +215,7 @@ class ModelsWorkshop(Construct):
             f"{model}Function",
             layers=self.shared.layers,
             service=f"models-{model.lower()}",
-            handler=f"models.{model.lower()}.handler.handler",
+            handler=f"tatami_functions.models.{model.lower()}.handler.handler",
             packages=["models"],
             environment={table_env: table.table_name, **(environment or {})},
             description=f"The {model.lower()} model of seed 004 (REST routes)",

@@ -105,7 +105,7 @@ class LogArchiver(Construct):
             "Function",
             layers=shared.layers,
             service="models-devices",
-            handler="models.devices.handler.archive",
+            handler="tatami_functions.models.devices.handler.archive",
             packages=["models"],
             environment={"ARCHIVE_BUCKET": bucket.bucket_name},
             timeout=Duration.seconds(60),

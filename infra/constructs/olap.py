@@ -1,6 +1,6 @@
 """OLAP export (seed 004): DynamoDB is for OLTP; analytics read a point-in-time export in S3.
 
-`OlapExport` takes the tables to export (by key, see lambdas/olap/tables.py; the stack gives it
+`OlapExport` takes the tables to export (by key, see tatami_functions.olap.tables; the stack gives it
 every table with point-in-time recovery, found by olap_tables.py) and builds the export
 bucket (private, TLS only, encrypted, access-logged; exports move to Infrequent Access after 30 days
 and Glacier Instant Retrieval after 90), the export function on an hourly schedule (it starts a
@@ -23,15 +23,15 @@ from aws_cdk import aws_s3 as s3
 from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct, IValidation
 
-from infra import constants
 from infra.constructs.models_workshop_storage import private_bucket
 from infra.constructs.olap_catalog import RESULTS_PREFIX, OlapCatalog
 from infra.constructs.olap_tables import has_point_in_time_recovery, key_definitions
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
-from olap import settings as env
-from olap.layout import table_prefix
-from olap.tables import exported_table
+from tatami_functions.common import stack_outputs
+from tatami_functions.olap import settings as env
+from tatami_functions.olap.layout import table_prefix
+from tatami_functions.olap.tables import exported_table
 
 CHECK_EVERY = Duration.hours(1)
 FULL_EVERY = Duration.days(1)
@@ -122,7 +122,7 @@ class OlapExport(Construct):
             "ExportFunction",
             layers=shared.layers,
             service="olap",
-            handler="olap.handler.handler",
+            handler="tatami_functions.olap.handler.handler",
             # A run only calls the export API in AWS; on the local cloud it scans into the local S3.
             timeout=Duration.minutes(5),
             environment={
@@ -177,12 +177,12 @@ class OlapExport(Construct):
     def _outputs(self) -> None:
         stack = Stack.of(self)
         tables = stack.to_json_string({key: table.table_arn for key, table in self.tables.items()})
-        CfnOutput(stack, constants.OUTPUT_OLAP_BUCKET, value=self.bucket.bucket_name)
+        CfnOutput(stack, stack_outputs.OUTPUT_OLAP_BUCKET, value=self.bucket.bucket_name)
         CfnOutput(
-            stack, constants.OUTPUT_OLAP_TABLES, value=tables, description="exported tables: key -> ARN"
+            stack, stack_outputs.OUTPUT_OLAP_TABLES, value=tables, description="exported tables: key -> ARN"
         )
-        CfnOutput(stack, constants.OUTPUT_OLAP_DATABASE, value=self.catalog.database_name)
-        CfnOutput(stack, constants.OUTPUT_OLAP_WORKGROUP, value=self.catalog.work_group_name)
+        CfnOutput(stack, stack_outputs.OUTPUT_OLAP_DATABASE, value=self.catalog.database_name)
+        CfnOutput(stack, stack_outputs.OUTPUT_OLAP_WORKGROUP, value=self.catalog.work_group_name)
 
 
 def _suppress_wildcards(function: ServiceFunction) -> None:

@@ -1,9 +1,10 @@
 """The Athena side of the OLAP export: a Glue database, a table per export, a workgroup, named queries.
 
 Each Glue table `raw_<key>` reads one full export's data folder (DynamoDB JSON, gzip) through the
-OpenX JSON SerDe with one column, `item`, typed from `olap.tables`; the export function moves its
-location to each new full export. The named queries are the files of lambdas/olap/queries with the
-views they use in front (`olap.catalog.with_views`), the same text DuckDB runs locally.
+OpenX JSON SerDe with one column, `item`, typed from `tatami_functions.olap.tables`; the export
+function moves its location to each new full export. The named queries are the files of
+lambdas/tatami_functions/olap/queries with the views they use in front
+(`tatami_functions.olap.catalog.with_views`), the same text DuckDB runs locally.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from aws_cdk import aws_glue as glue
 from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
-from olap.catalog import named_queries, with_views
-from olap.tables import ExportedTable
+from tatami_functions.olap.catalog import named_queries, with_views
+from tatami_functions.olap.tables import ExportedTable
 
 RESULTS_PREFIX = "athena-results/"
 SCAN_CUTOFF_BYTES = 10 * 1024**3  # a runaway query stops after 10 GB (Athena bills per TB scanned)

@@ -1,8 +1,9 @@
 """Which tables the OLAP export takes: every table of the stack with point-in-time recovery.
 
 Found in the stack itself, so there is no list to keep: a table's key is the name of the stack output
-that names it, in snake case (`OrdersTableName` -> `orders`, see `olap.tables.table_key`). A table
-with point-in-time recovery but no such output fails synthesis, naming it.
+that names it, in snake case (`OrdersTableName` -> `orders`, see
+`tatami_functions.olap.tables.table_key`). A table with point-in-time recovery but no such output
+fails synthesis, naming it.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 from aws_cdk import CfnOutput, Stack
 from aws_cdk import aws_dynamodb as dynamodb
 
-from olap.tables import table_key
+from tatami_functions.olap.tables import table_key
 
 
 def exportable_tables(stack: Stack) -> dict[str, dynamodb.TableV2]:

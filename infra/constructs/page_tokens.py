@@ -1,4 +1,4 @@
-"""The HMAC key that makes pagination tokens tamper-proof (lambdas/common/tokens.py)."""
+"""The HMAC key that makes pagination tokens tamper-proof (lambdas/tatami_functions/common/tokens.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from aws_cdk import aws_secretsmanager as secretsmanager
 from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct
 
-SECRET_ENV = "PAGE_TOKEN_SECRET_ARN"  # read by lambdas/common/tokens.py
+SECRET_ENV = "PAGE_TOKEN_SECRET_ARN"  # read by lambdas/tatami_functions/common/tokens.py
 
 
 class PageTokenKey(Construct):

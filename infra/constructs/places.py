@@ -1,7 +1,7 @@
 """The places service: GeoNames-style places searchable by latitude, longitude and population.
 
-One table (key ``id``), the indexes its declaration names (``lambdas/places/schema.py``: a Z index and
-a population-sorted index) kept by the engine's maintainer, and one API function serving
+One table (key ``id``), the indexes its declaration names (``tatami_functions.places.schema``: a Z index
+and a population-sorted index) kept by the engine's maintainer, and one API function serving
 ``PUT/GET /places/{id}`` and ``GET /places/search``.
 """
 
@@ -11,12 +11,12 @@ from aws_cdk import CfnOutput, Duration, Stack
 from aws_cdk import aws_dynamodb as dynamodb
 from constructs import Construct
 
-from infra import constants
 from infra.constructs.service_api import Route
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from infra.constructs.zorder_index import ZOrderIndex
-from places.schema import PLACES
+from tatami_functions.common import stack_outputs
+from tatami_functions.places.schema import PLACES
 
 SERVICE = "places"
 
@@ -35,7 +35,7 @@ class PlacesService(Construct):
             "ApiFunction",
             layers=shared.layers,
             service=SERVICE,
-            handler="places.handler.handler",
+            handler="tatami_functions.places.handler.handler",
             uses_zorder=True,
             # Planning is CPU-bound Python; 1,769 MB buys one full vCPU.
             memory_size=1769,
@@ -53,6 +53,6 @@ class PlacesService(Construct):
             [Route("GET", "/places/search"), Route("GET", "/places/{id}"), Route("PUT", "/places/{id}")],
         )
         stack = Stack.of(self)
-        CfnOutput(stack, constants.OUTPUT_PLACES_TABLE, value=self.table.table_name)
-        CfnOutput(stack, constants.OUTPUT_PLACES_ZINDEX, value=self.index.declaration.to_json())
-        CfnOutput(stack, constants.OUTPUT_PLACES_FAILURES, value=self.index.failures.queue_url)
+        CfnOutput(stack, stack_outputs.OUTPUT_PLACES_TABLE, value=self.table.table_name)
+        CfnOutput(stack, stack_outputs.OUTPUT_PLACES_ZINDEX, value=self.index.declaration.to_json())
+        CfnOutput(stack, stack_outputs.OUTPUT_PLACES_FAILURES, value=self.index.failures.queue_url)

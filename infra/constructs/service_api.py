@@ -35,8 +35,9 @@ class ApiAuth(enum.Enum):
 
 
 # API Gateway's own 400s (a missing required parameter, a request validation failure) in the shape of
-# the functions' 400s (`common.api`): {"message", "errors": [{"field", "in", "message"}]}. API Gateway
-# gives its reason as one text, which names the parameters; the local cloud renders these templates.
+# the functions' 400s (`tatami_functions.common.api`): {"message", "errors": [{"field", "in",
+# "message"}]}. API Gateway gives its reason as one text, which names the parameters; the local cloud
+# renders these templates.
 _GATEWAY_400 = {
     apigw.ResponseType.BAD_REQUEST_PARAMETERS: ("parameters", "request"),
     apigw.ResponseType.BAD_REQUEST_BODY: ("body", "body"),

@@ -1,7 +1,8 @@
 """Lambda functions and the layers they share, built without Docker.
 
-Each function's asset is the `lambdas/` folder filtered to the packages it needs (its service and
-`common`), so handlers import `places.api` the same way in Lambda, in the local cloud and in tests.
+Each function's asset is the `lambdas/` folder filtered to the packages of `tatami_functions` it needs
+(its service and `common`), so handlers import `tatami_functions.places.api` the same way in Lambda,
+in the local cloud and in tests.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from infra.paths import LAMBDAS_DIR, ZORDER_LAYER_DIR
 RUNTIME = lambda_.Runtime.PYTHON_3_14
 ARCHITECTURE = lambda_.Architecture.ARM_64
 _BUILD_LITTER = ["**/__pycache__", "**/*.pyc", "**/*.egg-info", "**/.mypy_cache"]
+FUNCTIONS_PACKAGE = "tatami_functions"  # the one package under lambdas/: every handler string starts with it
 
 
 class SharedLayers(Construct):
@@ -59,8 +61,17 @@ class SharedLayers(Construct):
 
 
 def service_code(packages: Sequence[str]) -> lambda_.Code:
-    """The `lambdas/` folder reduced to `common` and the given packages."""
-    keep = [pattern for package in ("common", *packages) for pattern in (f"!{package}", f"!{package}/**")]
+    """The `lambdas/` folder reduced to `tatami_functions` with only `common` and the given packages
+    (names of `tatami_functions`' subpackages, e.g. `places`)."""
+    keep = [
+        f"!{FUNCTIONS_PACKAGE}",
+        f"!{FUNCTIONS_PACKAGE}/__init__.py",
+        *(
+            pattern
+            for package in ("common", *packages)
+            for pattern in (f"!{FUNCTIONS_PACKAGE}/{package}", f"!{FUNCTIONS_PACKAGE}/{package}/**")
+        ),
+    ]
     return lambda_.Code.from_asset(str(LAMBDAS_DIR), exclude=["*", *keep, *_BUILD_LITTER])
 
 

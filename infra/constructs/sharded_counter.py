@@ -17,15 +17,15 @@ from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
-from infra import constants
 from infra.constructs.service_api import Route
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from infra.constructs.stream_consumer import stream_failure_queue, subscribe_to_stream
+from tatami_functions.common import stack_outputs
 
 _STRING = dynamodb.AttributeType.STRING
 SERVICE = "counters"
-# The environment lambdas/counters/settings.py reads.
+# The environment lambdas/tatami_functions/counters/settings.py reads.
 SHARDS_ENV = "COUNTER_SHARDS_TABLE"
 COUNTERS_ENV = "COUNTERS_TABLE"
 IDEMPOTENCY_ENV = "COUNTER_IDEMPOTENCY_TABLE"
@@ -117,7 +117,7 @@ class ShardedCounters(Construct):
             construct_id,
             layers=shared.layers,
             service=SERVICE,
-            handler=f"counters.handler.{entry}",
+            handler=f"tatami_functions.counters.handler.{entry}",
             environment=environment,
             # A roll-up batch of 1,000 records is a handful of writes; the API answers within 10 s.
             timeout=Duration.seconds(30 if entry == "rollup" else 10),
@@ -151,10 +151,10 @@ class ShardedCounters(Construct):
 
     def _outputs(self) -> None:
         stack = Stack.of(self)
-        CfnOutput(stack, constants.OUTPUT_COUNTER_SHARDS_TABLE, value=self.shards.table_name)
-        CfnOutput(stack, constants.OUTPUT_COUNTERS_TABLE, value=self.counters.table_name)
-        CfnOutput(stack, constants.OUTPUT_COUNTER_IDEMPOTENCY_TABLE, value=self.idempotency.table_name)
-        CfnOutput(stack, constants.OUTPUT_COUNTER_ROLLUP_FAILURES, value=self.rollup_failures.queue_url)
+        CfnOutput(stack, stack_outputs.OUTPUT_COUNTER_SHARDS_TABLE, value=self.shards.table_name)
+        CfnOutput(stack, stack_outputs.OUTPUT_COUNTERS_TABLE, value=self.counters.table_name)
+        CfnOutput(stack, stack_outputs.OUTPUT_COUNTER_IDEMPOTENCY_TABLE, value=self.idempotency.table_name)
+        CfnOutput(stack, stack_outputs.OUTPUT_COUNTER_ROLLUP_FAILURES, value=self.rollup_failures.queue_url)
 
 
 def _use(function: ServiceFunction, table: dynamodb.TableV2, env_name: str, *actions: str) -> None:

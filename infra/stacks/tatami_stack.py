@@ -9,7 +9,6 @@ from typing import Any
 from aws_cdk import CfnOutput, Stack
 from constructs import Construct
 
-from infra import constants
 from infra.constructs.forum_orders_businesses import BusinessesModel, ForumModel, OrdersModel
 from infra.constructs.ip_lookup import IpLookup, LookupCache
 from infra.constructs.labs import EmployeesLab, InvoicesLab, StreamReplica
@@ -22,6 +21,7 @@ from infra.constructs.service_api import ApiAuth, Route, ServiceApi
 from infra.constructs.service_function import ServiceFunction, SharedLayers
 from infra.constructs.sharded_counter import ShardedCounters
 from infra.constructs.shared import Shared
+from tatami_functions.common import stack_outputs
 
 
 @dataclass(frozen=True)
@@ -78,8 +78,8 @@ class TatamiStack(Stack):
         # through S3), so this comes after every service.
         OlapExport(self, "Olap", self.shared, tables=exportable_tables(self))
         self._add_docs(service_packages)
-        CfnOutput(self, constants.OUTPUT_API_URL, value=api.rest_api.url)
-        CfnOutput(self, constants.OUTPUT_OPENAPI_URL, value=api.rest_api.url_for_path("/openapi.json"))
+        CfnOutput(self, stack_outputs.OUTPUT_API_URL, value=api.rest_api.url)
+        CfnOutput(self, stack_outputs.OUTPUT_OPENAPI_URL, value=api.rest_api.url_for_path("/openapi.json"))
 
     def _add_docs(self, service_packages: list[str]) -> None:
         docs = ServiceFunction(
@@ -87,7 +87,7 @@ class TatamiStack(Stack):
             "DocsFunction",
             layers=self.shared.layers,
             service="docs",
-            handler="docs.handler.handler",
+            handler="tatami_functions.docs.handler.handler",
             packages=["docs", *service_packages],
             uses_zorder=True,  # it imports every service's routes, places' among them
             description="Serves the merged OpenAPI document of every route",

@@ -1,8 +1,8 @@
 """The IP loader's own plan through the model: how long the load takes, and which key strategy wins.
 
-`tatami load-ip --dry-run` states it. The items are exactly the plan's pieces (their partition and
-sort keys from `ip_lookup.keys`, their sizes from the items the loader would write); the loader is
-the real one's shape: `workers` batch writers of 25. The strategies are seed 003's: every item
+`tatami load-ip --dry-run` states it. The items are exactly the plan's pieces (their partition and sort
+keys from `tatami_functions.ip_lookup.keys`, their sizes from the items the loader would write); the
+loader is the real one's shape: `workers` batch writers of 25. The strategies are seed 003's: every item
 under one partition key, the prefix keys in file order, and the prefix keys shuffled (what
 `tatami load-ip` does).
 """
@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ip_lookup.keys import partition_key
 from tatami.capacity.items import item_size
 from tatami.capacity.report import Report, simulate
 from tatami.capacity.workloads import FILE_ORDER, SHUFFLED, Setting, keys_workload
 from tatami.ip_loader.plan import Plan
+from tatami_functions.ip_lookup.keys import partition_key
 
 __all__ = ["STRATEGIES", "Strategy", "plan_load_times", "summary"]
 

@@ -87,7 +87,7 @@ def keys_workload(
 
 def counter_workload(name: str, shards: int, rate: float, seconds: float, setting: Setting) -> Workload:
     """`rate` increments a second on `shards` shard keys (`name#0` ...), each on a random shard."""
-    from counters.sharding import shard_key  # the service's own key format
+    from tatami_functions.counters.sharding import shard_key  # the service's own key format
 
     table = setting.space(TABLE)
     choices, labels = [], {}

@@ -75,7 +75,7 @@ def counters_command(
     output: Output,
 ) -> None:
     """Increment a write-sharded counter (seed 004) at a steady rate on random shards."""
-    from counters.sharding import shards_needed
+    from tatami_functions.counters.sharding import shards_needed
 
     if (target_wcu is None) == (shards is None):
         raise click.UsageError("give either --target-wcu (shards from the seed's formula) or --shards")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from infra.paths import REPO_ROOT
+from tatami.checkout import repo_root
 from tatami.commands.local import synthesize
 
 
@@ -15,12 +15,11 @@ from tatami.commands.local import synthesize
 @click.option(
     "--cdk-out",
     type=click.Path(path_type=Path),
-    default=REPO_ROOT / "cdk.out",
-    show_default=True,
+    show_default="cdk.out in the checkout",
     help="Cloud assembly to check.",
 )
 @click.option("--no-synth", is_flag=True, help="Check --cdk-out as it is instead of synthesizing first.")
-def doctor(cdk_out: Path, no_synth: bool) -> None:
+def doctor(cdk_out: Path | None, no_synth: bool) -> None:
     """Check every function of the app as Lambda will run it, and the template as AWS will take it.
 
     \b
@@ -37,6 +36,7 @@ def doctor(cdk_out: Path, no_synth: bool) -> None:
     """
     from tatami.doctor import diagnose  # cfn-lint loads slowly: only when the command runs
 
+    cdk_out = cdk_out or repo_root() / "cdk.out"
     if not no_synth:
         synthesize(cdk_out)
     started = time.monotonic()

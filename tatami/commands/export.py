@@ -15,13 +15,13 @@ from typing import Any
 import click
 from tqdm import tqdm
 
-from infra.constants import OUTPUT_OLAP_BUCKET, OUTPUT_OLAP_DATABASE, OUTPUT_OLAP_TABLES
-from olap.exceptions import OlapError
-from olap.exports import COMPLETED, FULL, RUNNING, TableExports
-from olap.glue import publish, s3_location
-from olap.run import ExportOutcome, run_aws, run_local
-from olap.settings import ExportSettings
 from tatami.target import Target, TargetError, resolve_target
+from tatami_functions.common.stack_outputs import OUTPUT_OLAP_BUCKET, OUTPUT_OLAP_DATABASE, OUTPUT_OLAP_TABLES
+from tatami_functions.olap.exceptions import OlapError
+from tatami_functions.olap.exports import COMPLETED, FULL, RUNNING, TableExports
+from tatami_functions.olap.glue import publish, s3_location
+from tatami_functions.olap.run import ExportOutcome, run_aws, run_local
+from tatami_functions.olap.settings import ExportSettings
 
 WAIT_POLL_SECONDS = 15.0
 

@@ -19,7 +19,7 @@ from tatami.commands.capacity_options import Output, table_options, write_files
 from tatami.local import traffic
 from tatami.local.engines import LOCAL_CREDENTIALS
 from tatami.local.intrinsics import LOCAL_REGION
-from tatami.local.state import DEFAULT_WORK_DIR, read_state
+from tatami.local.state import default_work_dir, read_state
 
 __all__ = ["insights"]
 
@@ -49,12 +49,13 @@ def insights(
     recorded with the capacity it used (like CloudWatch Contributor Insights). The replay sends the
     same calls to new tables, SCALE times over, and says what would throttle in AWS.
     """
-    state = read_state(DEFAULT_WORK_DIR)
+    work_dir = default_work_dir()
+    state = read_state(work_dir)
     if not state or state.get("starting"):
         raise click.ClickException(
             "no local cloud runs here: start it with `make run` (its tables' keys are read from it)"
         )
-    folder = session or traffic.session_directory(DEFAULT_WORK_DIR, state["pid"])
+    folder = session or traffic.session_directory(work_dir, state["pid"])
     records, unreadable = read_records(folder) if folder.is_dir() else ([], 0)
     records = [r for r in records if not tables or any(t in name for t in tables for name in _tables(r))]
     if not records:

@@ -11,7 +11,6 @@ from pathlib import Path
 import click
 from tqdm import tqdm
 
-from infra.constants import OUTPUT_IP_RANGES_TABLE
 from tatami.capacity import ip_plan
 from tatami.capacity.capacity import Capacity
 from tatami.ip_loader.clients import loader_client
@@ -19,6 +18,7 @@ from tatami.ip_loader.exceptions import LoadError
 from tatami.ip_loader.load import LoadOptions, LoadSummary, load, prepare
 from tatami.ip_loader.store import RangesStore
 from tatami.target import TargetError, resolve_target
+from tatami_functions.common.stack_outputs import OUTPUT_IP_RANGES_TABLE
 
 DEFAULTS = LoadOptions()
 

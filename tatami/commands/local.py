@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from infra.paths import REPO_ROOT
+from tatami.checkout import repo_root
 from tatami.commands.insights import insights
 from tatami.local import engines
 from tatami.local.cloud import LocalCloud, LocalCloudConfig
@@ -24,10 +24,8 @@ from tatami.local.control import ControlServer
 from tatami.local.iam.guard import ENFORCE, MODES
 from tatami.local.iam.report import least_privilege, render
 from tatami.local.lifecycle import describe_stale, ports_free, stop_reporting
-from tatami.local.state import DEFAULT_WORK_DIR, AlreadyRunning, RunningState, read_state, stale_state
+from tatami.local.state import AlreadyRunning, RunningState, default_work_dir, read_state, stale_state
 from tatami.samples.catalog import SAMPLES
-
-WORK_DIR = DEFAULT_WORK_DIR
 
 
 @click.group(invoke_without_command=True)
@@ -37,8 +35,7 @@ WORK_DIR = DEFAULT_WORK_DIR
 @click.option(
     "--cdk-out",
     type=click.Path(path_type=Path),
-    default=REPO_ROOT / "cdk.out",
-    show_default=True,
+    show_default="cdk.out in the checkout",
     help="Cloud assembly to serve.",
 )
 @click.option("--no-synth", is_flag=True, help="Serve --cdk-out as it is instead of synthesizing first.")
@@ -64,7 +61,7 @@ def local(
     port: int,
     dynamodb_port: int,
     moto_port: int,
-    cdk_out: Path,
+    cdk_out: Path | None,
     no_synth: bool,
     no_samples: bool,
     db_path: Path | None,
@@ -78,8 +75,10 @@ def local(
     """
     if ctx.invoked_subcommand is not None:
         return
+    cdk_out = cdk_out or repo_root() / "cdk.out"
+    work_dir = default_work_dir()
     try:
-        running = RunningState(WORK_DIR)
+        running = RunningState(work_dir)
     except AlreadyRunning as exc:
         raise click.ClickException(str(exc)) from None
     try:
@@ -91,7 +90,7 @@ def local(
             api_port=port,
             dynamodb_port=dynamodb_port,
             moto_port=moto_port,
-            work_dir=WORK_DIR,
+            work_dir=work_dir,
             db_path=db_path,
             echo_logs=not quiet,
             iam_mode=iam_mode,
@@ -110,7 +109,7 @@ def synthesize(cdk_out: Path) -> None:
     started = time.monotonic()
     result = subprocess.run(
         [sys.executable, "app.py"],
-        cwd=REPO_ROOT,
+        cwd=repo_root(),
         capture_output=True,
         text=True,
         env={**os.environ, "CDK_OUTDIR": str(cdk_out)},
@@ -214,12 +213,13 @@ def fire(rule: str) -> None:
 def status(iam_report: bool) -> None:
     """Say whether a local cloud runs here, where, its stack outputs and each stream trigger's backlog
     (records not yet delivered: an index maintainer still catching up); clear a crashed run's state."""
-    stale = stale_state(WORK_DIR)
+    work_dir = default_work_dir()
+    stale = stale_state(work_dir)
     if stale is not None:
-        raise click.ClickException(describe_stale(WORK_DIR, stale))
+        raise click.ClickException(describe_stale(work_dir, stale))
     if iam_report:
         try:
-            click.echo(render(least_privilege(WORK_DIR)))
+            click.echo(render(least_privilege(work_dir)))
         except FileNotFoundError as exc:
             raise click.ClickException(str(exc)) from None
         return
@@ -238,7 +238,7 @@ def _streams(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def _running_state() -> dict[str, Any]:
-    state = read_state(WORK_DIR)
+    state = read_state(default_work_dir())
     if not state or state.get("starting"):
         raise click.ClickException("no local cloud runs in this checkout: start one with `make run`")
     return state

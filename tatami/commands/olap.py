@@ -12,23 +12,21 @@ from pathlib import Path
 
 import click
 
-from infra.constants import (
-    OUTPUT_OLAP_BUCKET,
-    OUTPUT_OLAP_DATABASE,
-    OUTPUT_OLAP_TABLES,
-    OUTPUT_OLAP_WORKGROUP,
-)
-from olap.catalog import named_queries, views, with_views
-from olap.layout import table_prefix
-from olap.settings import DEFAULT_PREFIX
-from tatami.local.state import DEFAULT_WORK_DIR
+from tatami.local.state import default_work_dir
 from tatami.olap import athena, duck
 from tatami.olap.exports import ExportReadError, FetchedExport, fetch, latest_summary
 from tatami.olap.render import FORMATS, render
 from tatami.olap.tables import exported_tables
 from tatami.target import Target, TargetError, resolve_target
-
-CACHE_DIR = DEFAULT_WORK_DIR / "olap-cache"
+from tatami_functions.common.stack_outputs import (
+    OUTPUT_OLAP_BUCKET,
+    OUTPUT_OLAP_DATABASE,
+    OUTPUT_OLAP_TABLES,
+    OUTPUT_OLAP_WORKGROUP,
+)
+from tatami_functions.olap.catalog import named_queries, views, with_views
+from tatami_functions.olap.layout import table_prefix
+from tatami_functions.olap.settings import DEFAULT_PREFIX
 
 
 def _help() -> str:
@@ -36,8 +34,8 @@ def _help() -> str:
         "Run SQL (or a named query) over the newest export of each table.",
         "",
         "Views: one per exported table (every table with point-in-time recovery), named after it:",
-        f"{', '.join(views())} with the columns of lambdas/olap/views/*.sql, any other with one",
-        "column per key attribute.",
+        f"{', '.join(views())} with the columns of lambdas/tatami_functions/olap/views/*.sql, any",
+        "other with one column per key attribute.",
         "",
         "\b",
         "Named queries (--named NAME):",
@@ -57,11 +55,11 @@ def _help() -> str:
 @click.option(
     "--cache-dir",
     type=click.Path(path_type=Path),
-    default=CACHE_DIR,
-    show_default=True,
-    help="Local export copies.",
+    help="Local export copies (default: .local/olap-cache in the checkout).",
 )
-def olap(sql: str | None, named: str | None, local: bool, fmt: str, show_sql: bool, cache_dir: Path) -> None:
+def olap(
+    sql: str | None, named: str | None, local: bool, fmt: str, show_sql: bool, cache_dir: Path | None
+) -> None:
     if (sql is None) == (named is None):
         raise click.UsageError("give either SQL or --named NAME (see `tatami olap --help`)")
     query = named_queries()[named].sql if named else str(sql)
@@ -70,7 +68,10 @@ def olap(sql: str | None, named: str | None, local: bool, fmt: str, show_sql: bo
         return
     try:
         target = resolve_target(local)
-        columns, rows = _local(target, query, cache_dir) if target.is_local else _athena(target, query)
+        if target.is_local:
+            columns, rows = _local(target, query, cache_dir or default_work_dir() / "olap-cache")
+        else:
+            columns, rows = _athena(target, query)
     except (TargetError, ExportReadError, athena.AthenaQueryError) as exc:
         raise click.ClickException(str(exc)) from None
     except duck.Error as exc:

@@ -21,7 +21,7 @@ from tqdm import tqdm
 
 from tatami.commands.zindex_plans import advise, explain
 from tatami.commands.zindex_target import open_table, table_options
-from tatami.local.state import DEFAULT_WORK_DIR
+from tatami.local.state import default_work_dir
 from tatami.scan import Checkpoint, ScanSummary, parallel_scan
 from zindex.analyze import analyze as analyze_table
 from zindex.analyze import index_page
@@ -98,7 +98,9 @@ def backfill(
     parallel Scan, the maintainer's own conditional write, a checkpoint after every page (Ctrl-C, then
     --resume). Rerunning a finished backfill is harmless: every item is then "unchanged"."""
     target, repository = open_table(local, table_name)
-    path = checkpoint or DEFAULT_WORK_DIR / "zindex" / f"{target.name}-{repository.table.table}-backfill.json"
+    path = (
+        checkpoint or default_work_dir() / "zindex" / f"{target.name}-{repository.table.table}-backfill.json"
+    )
     state = _checkpoint(path, repository.table.table, segments, resume, restart)
     summary, outcomes = run_backfill(target.client("dynamodb"), repository, segments, state)
     detail = ", ".join(f"{name} {count:,}" for name, count in sorted(outcomes.items()))

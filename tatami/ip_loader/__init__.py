@@ -2,5 +2,6 @@
 
 source (CSV -> validated rows) -> plan (pieces: split at partition boundaries, gaps filled, shuffled
 chunks) -> store (versioned writes, manifest, verification, alias switch, clean-up) -> load (the
-orchestration and its summary). Keys come from `ip_lookup.keys`, the code the lookup function runs.
+orchestration and its summary). Keys come from `tatami_functions.ip_lookup.keys`, the code the
+lookup function runs.
 """

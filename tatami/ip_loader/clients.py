@@ -1,9 +1,9 @@
 """The loader's DynamoDB client: the target's endpoint, without boto3's client-side validation.
 
-The loader builds every request itself from `ip_lookup.keys` and DynamoDB validates each one again,
-so boto3's walk over every attribute of every item only costs CPU: about a third of the loader's
-own CPU per item, measured on DynamoDB Local (the seed's bottleneck is partitions; on a laptop it
-is CPU).
+The loader builds every request itself from `tatami_functions.ip_lookup.keys` and DynamoDB validates each
+one again, so boto3's walk over every attribute of every item only costs CPU: about a third of the
+loader's own CPU per item, measured on DynamoDB Local (the seed's bottleneck is partitions; on a laptop
+it is CPU).
 """
 
 from __future__ import annotations

@@ -14,13 +14,13 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ip_lookup.keys import IPV6_PREFIX, Pointer, partition_key
-from ip_lookup.lookup import DEFAULT_TTL
 from tatami.ip_loader.exceptions import InvalidSourceError, VerificationError
 from tatami.ip_loader.plan import CHUNK_ITEMS, Plan, chunks, plan
 from tatami.ip_loader.source import MAX_REPORTED, read_source
 from tatami.ip_loader.store import Manifest, RangesStore
 from tatami.ip_loader.writer import ChunkWriter, WriteProgress, sweep_versions_before
+from tatami_functions.ip_lookup.keys import IPV6_PREFIX, Pointer, partition_key
+from tatami_functions.ip_lookup.lookup import DEFAULT_TTL
 
 
 @dataclass(frozen=True)

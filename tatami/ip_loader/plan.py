@@ -13,10 +13,10 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from ip_lookup.addresses import V4, V6, Address, Prefix, prefix_of
-from ip_lookup.keys import IPV4_PREFIX, IPV6_PREFIX, Piece
 from tatami.ip_loader.exceptions import InvalidSourceError
 from tatami.ip_loader.source import MAX_REPORTED, Row
+from tatami_functions.ip_lookup.addresses import V4, V6, Address, Prefix, prefix_of
+from tatami_functions.ip_lookup.keys import IPV4_PREFIX, IPV6_PREFIX, Piece
 
 MAX_PIECES_PER_ROW = 65_536  # a row spanning more partitions is almost surely a mistake (e.g. ::/0)
 CHUNK_ITEMS = 500  # the unit of resumption: 20 batches of 25

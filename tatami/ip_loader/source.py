@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ip_lookup.addresses import Address, parse_address, parse_network
-from ip_lookup.exceptions import InvalidAddressError
 from tatami.ip_loader.exceptions import InvalidSourceError
+from tatami_functions.ip_lookup.addresses import Address, parse_address, parse_network
+from tatami_functions.ip_lookup.exceptions import InvalidAddressError
 
 MAX_REPORTED = 50  # problems listed in full; the rest are counted
 

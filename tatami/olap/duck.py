@@ -1,9 +1,9 @@
 """DuckDB over local exports: a `raw_<table>` table loaded from each export's files, and the shared views.
 
-The raw tables read the data files with the same `item` struct type the Glue tables declare, so the
-view files of lambdas/olap/views run unchanged. Each export is parsed once, into DuckDB's columnar
-memory, so every query after that costs milliseconds. A table without an export gets an empty raw
-table: queries still run (on no rows) and the caller is told which tables had no export.
+The raw tables read the data files with the same `item` struct type the Glue tables declare, so the view
+files of lambdas/tatami_functions/olap/views run unchanged. Each export is parsed once, into DuckDB's
+columnar memory, so every query after that costs milliseconds. A table without an export gets an empty
+raw table: queries still run (on no rows) and the caller is told which tables had no export.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import Any
 
 import duckdb
 
-from olap.catalog import view_sql
-from olap.tables import DECLARED, ExportedTable
+from tatami_functions.olap.catalog import view_sql
+from tatami_functions.olap.tables import DECLARED, ExportedTable
 
 Result = tuple[list[str], list[tuple[Any, ...]]]
 Error = duckdb.Error  # what a bad query raises

@@ -1,4 +1,4 @@
-"""Finding and fetching full exports in S3 (the layout of `olap.layout`), for DuckDB to read.
+"""Finding and fetching full exports in S3 (the layout of `tatami_functions.olap.layout`), for DuckDB to read.
 
 The newest complete full export of a table is the one with the greatest id (ids begin with their
 start time) that has a manifest-summary.json of type FULL_EXPORT. Data files are downloaded once into
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from olap.layout import EXPORTS_FOLDER, SUMMARY, export_id_of, parse_files
+from tatami_functions.olap.layout import EXPORTS_FOLDER, SUMMARY, export_id_of, parse_files
 
 
 class ExportReadError(RuntimeError):

@@ -1,17 +1,17 @@
 """The tables a deployment exports, as SQL sees them: the stack's list, each table's own definition.
 
 The stack output names every exported table (key -> ARN); a table whose service declares its items
-has its columns from `olap.tables.DECLARED`, any other its key and index attributes, read from the
-table itself (DescribeTable), so the CLI needs no list of its own.
+has its columns from `tatami_functions.olap.tables.DECLARED`, any other its key and index
+attributes, read from the table itself (DescribeTable), so the CLI needs no list of its own.
 """
 
 from __future__ import annotations
 
 import json
 
-from infra.constants import OUTPUT_OLAP_TABLES
-from olap.tables import DECLARED, ExportedTable, exported_table
 from tatami.target import Target
+from tatami_functions.common.stack_outputs import OUTPUT_OLAP_TABLES
+from tatami_functions.olap.tables import DECLARED, ExportedTable, exported_table
 
 
 def exported_tables(target: Target) -> dict[str, ExportedTable]:

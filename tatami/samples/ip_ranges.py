@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from infra.constants import OUTPUT_IP_RANGES_TABLE
 from tatami.target import cloud_target
+from tatami_functions.common.stack_outputs import OUTPUT_IP_RANGES_TABLE
 
 if TYPE_CHECKING:
     from tatami.local.cloud import LocalCloud

@@ -21,9 +21,8 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from infra import constants
-from infra.constructs.forum_orders_businesses_schema import DEFAULT_STATUS_SHARDS
 from tatami.target import cloud_target
+from tatami_functions.common import stack_outputs
 
 if TYPE_CHECKING:
     from tatami.local.cloud import LocalCloud
@@ -32,7 +31,6 @@ if TYPE_CHECKING:
 
 DATA = Path(__file__).resolve().parent / "data"
 ORDER_COUNT, CUSTOMER_COUNT, DAYS = 240, 12, 60
-STATUS_SHARDS = DEFAULT_STATUS_SHARDS  # what OrdersModel deploys unless told otherwise
 
 
 @cache
@@ -100,10 +98,9 @@ def load(cloud: LocalCloud, progress: LoadProgress) -> str:
     )
 
 
-# The repositories are imported when a load runs: `lambdas/` is importable once the project is
-# installed (`make install`), and the CLI's other commands must not depend on it.
+# The repositories are imported when a load runs, so the CLI's other commands start without them.
 def _load_forum(target: Target, client: Any, items: dict[str, list[dict[str, Any]]]) -> None:
-    from models.forum.repository import ForumRepository, ForumTables
+    from tatami_functions.models.forum.repository import ForumRepository, ForumTables
 
     tables = ForumTables(*(target.output(key) for key in _FORUM_OUTPUTS))
     forum = ForumRepository(tables, client)
@@ -117,10 +114,10 @@ def _load_forum(target: Target, client: Any, items: dict[str, list[dict[str, Any
 
 
 def _load_businesses(target: Target, client: Any, listings: list[dict[str, Any]]) -> None:
-    from models.businesses.models import Business
-    from models.businesses.repository import BusinessesRepository
+    from tatami_functions.models.businesses.models import Business
+    from tatami_functions.models.businesses.repository import BusinessesRepository
 
-    businesses = BusinessesRepository(target.output(constants.OUTPUT_BUSINESSES_TABLE), client)
+    businesses = BusinessesRepository(target.output(stack_outputs.OUTPUT_BUSINESSES_TABLE), client)
     for listing in listings:
         fields = {key: value for key, value in listing.items() if key != "BusinessId"}
         businesses.save(listing["BusinessId"], Business(**fields))
@@ -129,12 +126,13 @@ def _load_businesses(target: Target, client: Any, listings: list[dict[str, Any]]
 def _load_orders(
     target: Target, client: Any, placed: list[dict[str, Any]], done: Callable[[int], None]
 ) -> None:
-    from models.orders.repository import OrdersRepository, OrdersTables
+    from tatami_functions.models.orders.keys import DEFAULT_SHARDS  # what the stack deploys
+    from tatami_functions.models.orders.repository import OrdersRepository, OrdersTables
 
     tables = OrdersTables(
-        target.output(constants.OUTPUT_ORDERS_TABLE),
-        target.output(constants.OUTPUT_CUSTOMERS_TABLE),
-        STATUS_SHARDS,
+        target.output(stack_outputs.OUTPUT_ORDERS_TABLE),
+        target.output(stack_outputs.OUTPUT_CUSTOMERS_TABLE),
+        DEFAULT_SHARDS,
     )
     orders = OrdersRepository(tables, client)
     by_customer: dict[str, list[dict[str, Any]]] = {}
@@ -146,7 +144,7 @@ def _load_orders(
         # One customer's orders oldest first, so the summary ends on the latest; customers in parallel.
         rng = random.Random(customer_orders[0]["CustomerId"])
         for order in customer_orders:
-            orders.place(order, rng.randint(1, STATUS_SHARDS))
+            orders.place(order, rng.randint(1, DEFAULT_SHARDS))
             done(next(counter))
 
     with ThreadPoolExecutor(max_workers=6) as pool:
@@ -154,9 +152,9 @@ def _load_orders(
 
 
 _FORUM_OUTPUTS = (
-    constants.OUTPUT_FORUMS_TABLE,
-    constants.OUTPUT_THREADS_TABLE,
-    constants.OUTPUT_REPLIES_TABLE,
+    stack_outputs.OUTPUT_FORUMS_TABLE,
+    stack_outputs.OUTPUT_THREADS_TABLE,
+    stack_outputs.OUTPUT_REPLIES_TABLE,
 )
 _FIVE_DAYS_AGO = (datetime.now(UTC) - timedelta(days=5)).strftime("%Y-%m-%d")
 

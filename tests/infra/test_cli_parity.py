@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from infra import constants
+from tatami_functions.common import stack_outputs
 from tests.support.synthesis import Synthesized
 
 REPO = Path(__file__).resolve().parents[2]
@@ -45,5 +45,5 @@ def test_cdk_cli_synthesizes_the_same_resources(synthesized: Synthesized, tmp_pa
         timeout=300,
     )
     assert result.returncode == 0, result.stderr[-3000:]
-    cli_template = json.loads((tmp_path / f"{constants.STACK_NAME}.template.json").read_text())
+    cli_template = json.loads((tmp_path / f"{stack_outputs.STACK_NAME}.template.json").read_text())
     assert _comparable(cli_template) == _comparable(synthesized.template)

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from counters import counters_table, shards_table
-from infra import constants
 from infra.constructs.sharded_counter import CounterSettings
+from tatami_functions.common import stack_outputs
+from tatami_functions.counters import counters_table, shards_table
 from tests.support.synthesis import Synthesized
 
 
@@ -42,10 +42,10 @@ def _actions_on(statements: list[dict[str, Any]], table_id: str) -> set[str]:
 
 
 def test_key_schemas_are_the_ones_the_code_uses(synthesized: Synthesized) -> None:
-    shards = synthesized.table(constants.OUTPUT_COUNTER_SHARDS_TABLE)
+    shards = synthesized.table(stack_outputs.OUTPUT_COUNTER_SHARDS_TABLE)
     assert shards["KeySchema"] == [{"AttributeName": shards_table.KEY, "KeyType": "HASH"}]
     assert shards["StreamSpecification"] == {"StreamViewType": "NEW_IMAGE"}  # the roll-up's input
-    counters = synthesized.table(constants.OUTPUT_COUNTERS_TABLE)
+    counters = synthesized.table(stack_outputs.OUTPUT_COUNTERS_TABLE)
     assert counters["KeySchema"] == [
         {"AttributeName": counters_table.NAME, "KeyType": "HASH"},
         {"AttributeName": counters_table.ITEM, "KeyType": "RANGE"},
@@ -54,14 +54,14 @@ def test_key_schemas_are_the_ones_the_code_uses(synthesized: Synthesized) -> Non
 
 
 def test_the_idempotency_table_is_what_powertools_expects(synthesized: Synthesized) -> None:
-    table = synthesized.table(constants.OUTPUT_COUNTER_IDEMPOTENCY_TABLE)
+    table = synthesized.table(stack_outputs.OUTPUT_COUNTER_IDEMPOTENCY_TABLE)
     assert table["KeySchema"] == [{"AttributeName": "id", "KeyType": "HASH"}]
     assert table["TimeToLiveSpecification"] == {"AttributeName": "expiration", "Enabled": True}
 
 
 def test_the_rollup_mapping_retries_bounded_bisects_and_keeps_what_it_drops(synthesized: Synthesized) -> None:
     rollup_id, _ = _function(synthesized, "Rollup")
-    shards_id = synthesized.logical_id(constants.OUTPUT_COUNTER_SHARDS_TABLE)
+    shards_id = synthesized.logical_id(stack_outputs.OUTPUT_COUNTER_SHARDS_TABLE)
     (mapping,) = [
         m["Properties"]
         for m in synthesized.resources("AWS::Lambda::EventSourceMapping").values()
@@ -74,7 +74,7 @@ def test_the_rollup_mapping_retries_bounded_bisects_and_keeps_what_it_drops(synt
     assert 0 < mapping["MaximumRetryAttempts"] <= 100
     assert 0 < mapping["MaximumRecordAgeInSeconds"] <= 24 * 3600
     assert mapping["BatchSize"] == 1000 and mapping["MaximumBatchingWindowInSeconds"] == 1
-    queue_id = synthesized.logical_id(constants.OUTPUT_COUNTER_ROLLUP_FAILURES)
+    queue_id = synthesized.logical_id(stack_outputs.OUTPUT_COUNTER_ROLLUP_FAILURES)
     assert mapping["DestinationConfig"]["OnFailure"]["Destination"] == {"Fn::GetAtt": [queue_id, "Arn"]}
     (policy,) = [
         p["Properties"]["PolicyDocument"]
@@ -106,9 +106,9 @@ def test_each_route_reaches_its_function(synthesized: Synthesized) -> None:
 
 
 def test_least_privilege_per_function(synthesized: Synthesized) -> None:
-    shards_id = synthesized.logical_id(constants.OUTPUT_COUNTER_SHARDS_TABLE)
-    counters_id = synthesized.logical_id(constants.OUTPUT_COUNTERS_TABLE)
-    idempotency_id = synthesized.logical_id(constants.OUTPUT_COUNTER_IDEMPOTENCY_TABLE)
+    shards_id = synthesized.logical_id(stack_outputs.OUTPUT_COUNTER_SHARDS_TABLE)
+    counters_id = synthesized.logical_id(stack_outputs.OUTPUT_COUNTERS_TABLE)
+    idempotency_id = synthesized.logical_id(stack_outputs.OUTPUT_COUNTER_IDEMPOTENCY_TABLE)
     write, read, rollup = (_statements(synthesized, part) for part in ("Write", "Read", "Rollup"))
     assert _actions_on(write, shards_id) == {"dynamodb:UpdateItem"}
     assert _actions_on(write, counters_id) == {"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"}

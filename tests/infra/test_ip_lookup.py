@@ -8,7 +8,6 @@ import aws_cdk as cdk
 import pytest
 from aws_cdk import Duration, assertions
 
-from infra import constants
 from infra.constructs import ip_lookup as construct
 from infra.constructs.ip_lookup import IpLookup, LookupCache
 from infra.constructs.page_tokens import PageTokenKey
@@ -16,7 +15,8 @@ from infra.constructs.service_api import ServiceApi
 from infra.constructs.service_function import SharedLayers
 from infra.constructs.shared import Shared
 from infra.stacks.tatami_stack import TatamiStack
-from ip_lookup import lookup, repository
+from tatami_functions.common import stack_outputs
+from tatami_functions.ip_lookup import lookup, repository
 from tests.support.synthesis import Synthesized
 
 READS = {"dynamodb:Query", "dynamodb:GetItem"}
@@ -61,7 +61,7 @@ def test_the_function_reads_the_table_and_cannot_write_it(synthesized: Synthesiz
     assert env[construct.TABLE_ENV] == {"Ref": table_id}
     assert env[construct.POINTER_TTL_ENV] == "30"
     assert (construct.TABLE_ENV, construct.POINTER_TTL_ENV) == (repository.TABLE_ENV, lookup.TTL_ENV)
-    assert function["Properties"]["Handler"] == "ip_lookup.handler.handler"
+    assert function["Properties"]["Handler"] == "tatami_functions.ip_lookup.handler.handler"
     role = function["Properties"]["Role"]["Fn::GetAtt"][0]
     statements = [
         s
@@ -92,7 +92,7 @@ def test_both_routes_are_served_and_get_is_cache_keyed_by_address(synthesized: S
 
 def test_the_table_name_is_a_stack_output(synthesized: Synthesized) -> None:
     table_id, _ = ranges_table(synthesized.template)
-    assert synthesized.template["Outputs"][constants.OUTPUT_IP_RANGES_TABLE]["Value"] == {"Ref": table_id}
+    assert synthesized.template["Outputs"][stack_outputs.OUTPUT_IP_RANGES_TABLE]["Value"] == {"Ref": table_id}
 
 
 def test_the_stage_cache_is_off_by_default(synthesized: Synthesized) -> None:

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from infra import constants
 from infra.constructs.labs import ReplicationSettings
 from tatami.local.assembly import read_stacks
 from tatami.local.routes import read_routes
+from tatami_functions.common import stack_outputs
 from tests.support.synthesis import Synthesized, indexes, keys
 
 HASH, RANGE = "HASH", "RANGE"
@@ -18,11 +18,11 @@ HOST_INDEX = {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["bytessent", "re
 
 
 EXPECTED = {
-    constants.OUTPUT_INVOICES_TABLE: (
+    stack_outputs.OUTPUT_INVOICES_TABLE: (
         [("PK", HASH), ("SK", RANGE)],
         {"GSI_1": ([("SK", HASH), ("PK", RANGE)], ALL)},  # the adjacency list, inverted
     ),
-    constants.OUTPUT_EMPLOYEES_TABLE: (
+    stack_outputs.OUTPUT_EMPLOYEES_TABLE: (
         [("PK", HASH), ("SK", RANGE)],
         {
             "GSI_1": ([("GSI_1_PK", HASH), ("GSI_1_SK", RANGE)], ALL),
@@ -30,8 +30,11 @@ EXPECTED = {
             "GSI_3": ([("GSI_3_PK", HASH), ("GSI_3_SK", RANGE)], ALL),
         },
     ),
-    constants.OUTPUT_LOGFILE_TABLE: ([("PK", HASH)], {"GSI_1": ([("GSI_1_PK", HASH)], HOST_INDEX)}),
-    constants.OUTPUT_LOGFILE_REPLICA_TABLE: ([("PK", HASH)], {"GSI_1": ([("GSI_1_PK", HASH)], HOST_INDEX)}),
+    stack_outputs.OUTPUT_LOGFILE_TABLE: ([("PK", HASH)], {"GSI_1": ([("GSI_1_PK", HASH)], HOST_INDEX)}),
+    stack_outputs.OUTPUT_LOGFILE_REPLICA_TABLE: (
+        [("PK", HASH)],
+        {"GSI_1": ([("GSI_1_PK", HASH)], HOST_INDEX)},
+    ),
 }
 
 
@@ -48,14 +51,14 @@ def test_keys_and_indexes_are_the_workshops(synthesized: Synthesized, output_key
 def test_the_manager_index_is_sparse(synthesized: Synthesized) -> None:
     """is_manager keys GSI_2 alone: no table key and no other index holds it, so only managers' items
     (the only ones carrying it, labs/employees/items.py) are in the index."""
-    properties = synthesized.table(constants.OUTPUT_EMPLOYEES_TABLE)
+    properties = synthesized.table(stack_outputs.OUTPUT_EMPLOYEES_TABLE)
     holders = [name for name, (on, _p) in indexes(properties).items() if ("is_manager", HASH) in on]
     assert holders == ["GSI_2"] and "is_manager" not in dict(keys(properties["KeySchema"]))
 
 
 def test_the_source_streams_new_images_and_the_replica_expires_tombstones(synthesized: Synthesized) -> None:
-    source = synthesized.table(constants.OUTPUT_LOGFILE_TABLE)
-    replica = synthesized.table(constants.OUTPUT_LOGFILE_REPLICA_TABLE)
+    source = synthesized.table(stack_outputs.OUTPUT_LOGFILE_TABLE)
+    replica = synthesized.table(stack_outputs.OUTPUT_LOGFILE_REPLICA_TABLE)
     assert source["StreamSpecification"] == {"StreamViewType": "NEW_IMAGE"}
     assert "StreamSpecification" not in replica and "TimeToLiveSpecification" not in source
     assert replica["TimeToLiveSpecification"] == {"AttributeName": "_rep_expires", "Enabled": True}
@@ -72,7 +75,7 @@ def test_the_replicator_reads_the_stream_with_every_guard_rail(synthesized: Synt
     assert mapping["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
     queue_id = mapping["DestinationConfig"]["OnFailure"]["Destination"]["Fn::GetAtt"][0]
     assert mapping["EventSourceArn"] == {
-        "Fn::GetAtt": [synthesized.logical_id(constants.OUTPUT_LOGFILE_TABLE), "StreamArn"]
+        "Fn::GetAtt": [synthesized.logical_id(stack_outputs.OUTPUT_LOGFILE_TABLE), "StreamArn"]
     }
     queue = synthesized.template["Resources"][queue_id]["Properties"]
     assert queue["SqsManagedSseEnabled"] is True
@@ -106,7 +109,7 @@ def test_the_replicator_may_only_put_into_the_replica(synthesized: Synthesized) 
     (replicator,) = [f for k, f in functions.items() if k.startswith("ReplicationLabFunction")]
     environment = replicator["Properties"]["Environment"]["Variables"]
     assert environment["TOMBSTONE_SECONDS"] == str(48 * 3600)
-    replica_id = synthesized.logical_id(constants.OUTPUT_LOGFILE_REPLICA_TABLE)
+    replica_id = synthesized.logical_id(stack_outputs.OUTPUT_LOGFILE_REPLICA_TABLE)
     assert environment["REPLICA_TABLE"] == {"Ref": replica_id}
 
 

@@ -8,22 +8,23 @@ from typing import Any, cast
 import aws_cdk as cdk
 import pytest
 
-from infra import constants
 from infra.constructs import forum_orders_businesses_schema as schema
 from infra.constructs.forum_orders_businesses import OrdersModel
 from infra.constructs.shared import Shared
-from models.orders.search import ORDERS
 from tatami.local.assembly import load_assembly
 from tatami.local.routes import read_routes
+from tatami_functions.common import stack_outputs
+from tatami_functions.models.orders import keys as order_keys
+from tatami_functions.models.orders.search import ORDERS
 from tests.support.synthesis import Synthesized
 
 TABLES = {
-    constants.OUTPUT_FORUMS_TABLE: schema.FORUMS,
-    constants.OUTPUT_THREADS_TABLE: schema.THREADS,
-    constants.OUTPUT_REPLIES_TABLE: schema.REPLIES,
-    constants.OUTPUT_ORDERS_TABLE: schema.ORDERS,
-    constants.OUTPUT_CUSTOMERS_TABLE: schema.CUSTOMERS,
-    constants.OUTPUT_BUSINESSES_TABLE: schema.BUSINESSES,
+    stack_outputs.OUTPUT_FORUMS_TABLE: schema.FORUMS,
+    stack_outputs.OUTPUT_THREADS_TABLE: schema.THREADS,
+    stack_outputs.OUTPUT_REPLIES_TABLE: schema.REPLIES,
+    stack_outputs.OUTPUT_ORDERS_TABLE: schema.ORDERS,
+    stack_outputs.OUTPUT_CUSTOMERS_TABLE: schema.CUSTOMERS,
+    stack_outputs.OUTPUT_BUSINESSES_TABLE: schema.BUSINESSES,
 }
 
 
@@ -57,7 +58,7 @@ def _function_with_id(synthesized: Synthesized, function_id: str) -> dict[str, A
 def test_each_table_has_the_schemas_keys_and_indexes(synthesized: Synthesized, output: str) -> None:
     props, expected = synthesized.table(output), TABLES[output].create_table_request("x")
     # The Orders table also carries the Z-order index of GET /orders/search (the engine's own GSI).
-    engine = {i.name for i in ORDERS.indexes} if output == constants.OUTPUT_ORDERS_TABLE else set()
+    engine = {i.name for i in ORDERS.indexes} if output == stack_outputs.OUTPUT_ORDERS_TABLE else set()
     engine_keys = set(ORDERS.written) if engine else set()
     assert props["KeySchema"] == expected["KeySchema"]
     assert (
@@ -79,7 +80,8 @@ def test_each_table_has_the_schemas_keys_and_indexes(synthesized: Synthesized, o
 
 def test_orders_gsis_are_the_seeds_designs(synthesized: Synthesized) -> None:
     indexes = {
-        i["IndexName"]: i for i in synthesized.table(constants.OUTPUT_ORDERS_TABLE)["GlobalSecondaryIndexes"]
+        i["IndexName"]: i
+        for i in synthesized.table(stack_outputs.OUTPUT_ORDERS_TABLE)["GlobalSecondaryIndexes"]
     }
     keys = {name: [k["AttributeName"] for k in index["KeySchema"]] for name, index in indexes.items()}
     assert keys == {
@@ -96,7 +98,7 @@ def test_orders_gsis_are_the_seeds_designs(synthesized: Synthesized) -> None:
 
 
 def test_the_location_index_is_sparse_and_projects_what_a_listing_shows(synthesized: Synthesized) -> None:
-    props = synthesized.table(constants.OUTPUT_BUSINESSES_TABLE)
+    props = synthesized.table(stack_outputs.OUTPUT_BUSINESSES_TABLE)
     (index,) = props["GlobalSecondaryIndexes"]
     assert [k["AttributeName"] for k in index["KeySchema"]] == ["BusinessType", "Location"]
     assert index["Projection"]["NonKeyAttributes"] == ["BusinessName", "BusinessAddress", "PhoneNumber"]
@@ -107,7 +109,7 @@ def test_the_location_index_is_sparse_and_projects_what_a_listing_shows(synthesi
 def test_no_model_streams_changes_nobody_reads(synthesized: Synthesized) -> None:
     """The audit found the Orders stream unconsumed: streams exist only where a function reads them
     (the Orders table's feeds the maintainer of its Z-order index, GET /orders/search)."""
-    orders_id = synthesized.template["Outputs"][constants.OUTPUT_ORDERS_TABLE]["Value"]["Ref"]
+    orders_id = synthesized.template["Outputs"][stack_outputs.OUTPUT_ORDERS_TABLE]["Value"]["Ref"]
     readers = [
         m["Properties"]["EventSourceArn"]
         for m in synthesized.resources("AWS::Lambda::EventSourceMapping").values()
@@ -115,7 +117,7 @@ def test_no_model_streams_changes_nobody_reads(synthesized: Synthesized) -> None
     ]
     for output in TABLES:
         stream = synthesized.table(output).get("StreamSpecification")
-        if output == constants.OUTPUT_ORDERS_TABLE:
+        if output == stack_outputs.OUTPUT_ORDERS_TABLE:
             assert stream == {"StreamViewType": "NEW_AND_OLD_IMAGES"} and len(readers) == 1
         else:
             assert stream is None, output
@@ -125,14 +127,14 @@ def test_routes_are_served_by_their_models_function(synthesized: Synthesized) ->
     (stack,) = load_assembly(synthesized.cdk_out).stacks
     routes = {(r.method, r.resource_path): r for r in read_routes(stack)}
     expected = {
-        "models.forum.handler.handler": [
+        "tatami_functions.models.forum.handler.handler": [
             ("GET", "/forums"),
             ("GET", "/forums/{forum}"),
             ("GET", "/forums/{forum}/threads"),
             ("GET", "/forums/{forum}/threads/{subject}"),
             ("GET", "/forums/{forum}/threads/{subject}/replies"),
         ],
-        "models.orders.handler.handler": [
+        "tatami_functions.models.orders.handler.handler": [
             ("POST", "/orders"),
             ("GET", "/orders"),
             ("GET", "/orders/{id}"),
@@ -140,7 +142,7 @@ def test_routes_are_served_by_their_models_function(synthesized: Synthesized) ->
             ("GET", "/customers/{id}"),
             ("GET", "/customers/{id}/orders"),
         ],
-        "models.businesses.handler.handler": [
+        "tatami_functions.models.businesses.handler.handler": [
             ("GET", "/businesses"),
             ("GET", "/businesses/{id}"),
             ("PUT", "/businesses/{id}"),
@@ -156,20 +158,20 @@ def test_routes_are_served_by_their_models_function(synthesized: Synthesized) ->
 
 
 def test_each_function_gets_its_tables_and_the_shard_count(synthesized: Synthesized) -> None:
-    _, orders = _function(synthesized, "models.orders.handler.handler")
+    _, orders = _function(synthesized, "tatami_functions.models.orders.handler.handler")
     variables = orders["Environment"]["Variables"]
-    assert variables["ORDER_STATUS_SHARDS"] == str(schema.DEFAULT_STATUS_SHARDS)
+    assert variables["ORDER_STATUS_SHARDS"] == str(order_keys.DEFAULT_SHARDS)
     assert variables["ORDERS_TABLE_NAME"] == {"Ref": synthesized.logical_id("OrdersTableName")}
     assert variables["CUSTOMERS_TABLE_NAME"]["Ref"] == synthesized.logical_id("CustomersTableName")
 
 
 def test_grants_are_no_wider_than_each_model_needs(synthesized: Synthesized) -> None:
     writes = {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem"}
-    forum_id, _ = _function(synthesized, "models.forum.handler.handler")
+    forum_id, _ = _function(synthesized, "tatami_functions.models.forum.handler.handler")
     assert not _actions(synthesized, forum_id) & writes  # the forum API only reads
-    orders_id, _ = _function(synthesized, "models.orders.handler.handler")
+    orders_id, _ = _function(synthesized, "tatami_functions.models.orders.handler.handler")
     assert _actions(synthesized, orders_id) & writes == {"dynamodb:PutItem", "dynamodb:UpdateItem"}
-    businesses_id, _ = _function(synthesized, "models.businesses.handler.handler")
+    businesses_id, _ = _function(synthesized, "tatami_functions.models.businesses.handler.handler")
     assert _actions(synthesized, businesses_id) & writes == {"dynamodb:PutItem"}
 
 

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from infra import constants
 from tatami.local.assembly import read_stacks
 from tatami.local.routes import read_routes
+from tatami_functions.common import stack_outputs
 from tests.support.synthesis import Synthesized, indexes, keys
 
 HASH, RANGE = "HASH", "RANGE"
@@ -26,7 +26,7 @@ def types(properties: dict[str, Any]) -> dict[str, str]:
 
 ALL, KEYS_ONLY = {"ProjectionType": "ALL"}, {"ProjectionType": "KEYS_ONLY"}
 EXPECTED = {
-    constants.OUTPUT_DEVICE_LOGS_TABLE: (
+    stack_outputs.OUTPUT_DEVICE_LOGS_TABLE: (
         [("device_id", HASH), ("level_with_created_at", RANGE)],
         {
             "GSI_operator_created_at": ([("operator", HASH), ("created_at", RANGE)], ALL),
@@ -37,11 +37,11 @@ EXPECTED = {
             "GSI_shard_id_created_at": ([("shard_id", HASH), ("created_at", RANGE)], ALL),
         },
     ),
-    constants.OUTPUT_CARTS_TABLE: (
+    stack_outputs.OUTPUT_CARTS_TABLE: (
         [("user_id", HASH), ("sort_key", RANGE)],
         {"GSI_sort_key_gsi_sk": ([("sort_key", HASH), ("gsi_sk", RANGE)], KEYS_ONLY)},
     ),
-    constants.OUTPUT_DOCUMENTS_TABLE: (
+    stack_outputs.OUTPUT_DOCUMENTS_TABLE: (
         [("report_id", HASH)],
         {
             "GSI_user_id_status_with_created_on": (
@@ -50,8 +50,8 @@ EXPECTED = {
             )
         },
     ),
-    constants.OUTPUT_LOCKERS_TABLE: ([("state", HASH), ("location", RANGE)], {}),
-    constants.OUTPUT_CAMPAIGN_USERS_TABLE: (
+    stack_outputs.OUTPUT_LOCKERS_TABLE: ([("state", HASH), ("location", RANGE)], {}),
+    stack_outputs.OUTPUT_CAMPAIGN_USERS_TABLE: (
         [("user_id", HASH)],
         {
             "GSI_prefecture": ([("prefecture", HASH), ("user_id", RANGE)], KEYS_ONLY),
@@ -74,14 +74,14 @@ def test_keys_gsis_and_projections_are_the_seeds(synthesized: Synthesized, outpu
 
 
 def test_numbers_are_numbers_in_the_key_definitions(synthesized: Synthesized) -> None:
-    assert types(synthesized.table(constants.OUTPUT_DEVICE_LOGS_TABLE))["shard_id"] == "N"
-    campaign = types(synthesized.table(constants.OUTPUT_CAMPAIGN_USERS_TABLE))
+    assert types(synthesized.table(stack_outputs.OUTPUT_DEVICE_LOGS_TABLE))["shard_id"] == "N"
+    campaign = types(synthesized.table(stack_outputs.OUTPUT_CAMPAIGN_USERS_TABLE))
     assert (campaign["birth_month"], campaign["last_order_month"], campaign["prefecture"]) == ("N", "N", "S")
 
 
 def test_the_escalation_index_is_sparse(synthesized: Synthesized) -> None:
     """escalated_to is no table key and no other index's: only logs that carry it are in the index."""
-    properties = synthesized.table(constants.OUTPUT_DEVICE_LOGS_TABLE)
+    properties = synthesized.table(stack_outputs.OUTPUT_DEVICE_LOGS_TABLE)
     holders = [
         name for name, (index_keys, _p) in indexes(properties).items() if ("escalated_to", HASH) in index_keys
     ]
@@ -90,10 +90,10 @@ def test_the_escalation_index_is_sparse(synthesized: Synthesized) -> None:
 
 
 def test_device_logs_expire_by_ttl_and_stream_their_old_image(synthesized: Synthesized) -> None:
-    properties = synthesized.table(constants.OUTPUT_DEVICE_LOGS_TABLE)
+    properties = synthesized.table(stack_outputs.OUTPUT_DEVICE_LOGS_TABLE)
     assert properties["TimeToLiveSpecification"] == {"AttributeName": "expires_at", "Enabled": True}
     assert properties["StreamSpecification"] == {"StreamViewType": "OLD_IMAGE"}
-    others = [k for k in EXPECTED if k != constants.OUTPUT_DEVICE_LOGS_TABLE]
+    others = [k for k in EXPECTED if k != stack_outputs.OUTPUT_DEVICE_LOGS_TABLE]
     assert all("StreamSpecification" not in synthesized.table(k) for k in others)  # no reader, no stream
 
 
@@ -113,12 +113,12 @@ def test_the_archiver_reads_ttl_deletions_only_with_retries_bisection_and_a_dlq(
     assert mapping["BisectBatchOnFunctionError"] is True and mapping["MaximumRetryAttempts"] == 5
     assert mapping["MaximumRecordAgeInSeconds"] == 23 * 3600
     assert "OnFailure" in mapping["DestinationConfig"]
-    device_logs = synthesized.logical_id(constants.OUTPUT_DEVICE_LOGS_TABLE)
+    device_logs = synthesized.logical_id(stack_outputs.OUTPUT_DEVICE_LOGS_TABLE)
     assert mapping["EventSourceArn"] == {"Fn::GetAtt": [device_logs, "StreamArn"]}
 
 
 def test_the_bucket_is_private_tls_only_versioned_and_logged(synthesized: Synthesized) -> None:
-    bucket_id = synthesized.logical_id(constants.OUTPUT_WORKSHOP_BUCKET)
+    bucket_id = synthesized.logical_id(stack_outputs.OUTPUT_WORKSHOP_BUCKET)
     bucket = synthesized.template["Resources"][bucket_id]["Properties"]
     assert all(bucket["PublicAccessBlockConfiguration"].values())
     assert bucket["VersioningConfiguration"] == {"Status": "Enabled"}
@@ -212,6 +212,6 @@ def test_functions_know_their_table_and_the_shard_count(synthesized: Synthesized
     functions = synthesized.resources("AWS::Lambda::Function")
     devices = next(f for k, f in functions.items() if k.startswith("WorkshopDevicesFunction"))
     environment = devices["Properties"]["Environment"]["Variables"]
-    device_logs = synthesized.template["Outputs"][constants.OUTPUT_DEVICE_LOGS_TABLE]["Value"]
+    device_logs = synthesized.template["Outputs"][stack_outputs.OUTPUT_DEVICE_LOGS_TABLE]["Value"]
     assert environment["DEVICE_LOGS_TABLE"] == device_logs and environment["LOG_SHARDS"] == "10"
-    assert devices["Properties"]["Handler"] == "models.devices.handler.handler"
+    assert devices["Properties"]["Handler"] == "tatami_functions.models.devices.handler.handler"

@@ -11,16 +11,16 @@ import pytest
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk.assertions import Template
 
-from infra import constants
 from infra.constructs.olap import OlapExport
 from infra.constructs.olap_tables import exportable_tables
 from infra.constructs.page_tokens import PageTokenKey
 from infra.constructs.service_api import ServiceApi
 from infra.constructs.service_function import SharedLayers
 from infra.constructs.shared import Shared
-from olap import settings as env
-from olap.catalog import named_queries, with_views
-from olap.tables import DECLARED, exported_table, table_key
+from tatami_functions.common import stack_outputs
+from tatami_functions.olap import settings as env
+from tatami_functions.olap.catalog import named_queries, with_views
+from tatami_functions.olap.tables import DECLARED, exported_table, table_key
 from tests.support.synthesis import Synthesized
 
 pytestmark = pytest.mark.infra
@@ -32,12 +32,12 @@ def one(synthesized: Synthesized, resource_type: str, prefix: str = "Olap") -> t
 
 
 def bucket_id(synthesized: Synthesized) -> str:
-    return str(synthesized.template["Outputs"][constants.OUTPUT_OLAP_BUCKET]["Value"]["Ref"])
+    return str(synthesized.template["Outputs"][stack_outputs.OUTPUT_OLAP_BUCKET]["Value"]["Ref"])
 
 
 def exported_table_ids(synthesized: Synthesized) -> dict[str, str]:
     """Table key -> logical id, read back from the OlapTables output's Fn::Join."""
-    parts = synthesized.template["Outputs"][constants.OUTPUT_OLAP_TABLES]["Value"]["Fn::Join"][1]
+    parts = synthesized.template["Outputs"][stack_outputs.OUTPUT_OLAP_TABLES]["Value"]["Fn::Join"][1]
     keys = [part.split('"')[-3] for part in parts if isinstance(part, str) and part.endswith(':"')]
     ids = [part["Fn::GetAtt"][0] for part in parts if isinstance(part, dict)]
     return dict(zip(keys, ids, strict=True))
@@ -146,7 +146,7 @@ def test_the_function_runs_hourly_and_may_export_only_the_exported_tables(synthe
     assert {env.TABLES_ENV, env.BUCKET_ENV, env.PREFIX_ENV, env.DATABASE_ENV, env.FULL_EVERY_ENV} <= set(
         variables
     )
-    assert function["Properties"]["Handler"] == "olap.handler.handler"
+    assert function["Properties"]["Handler"] == "tatami_functions.olap.handler.handler"
     _, rule = one(synthesized, "AWS::Events::Rule", "OlapExportSchedule")
     assert rule["Properties"]["ScheduleExpression"] == "rate(1 hour)"
     assert rule["Properties"]["Targets"][0]["Arn"] == {"Fn::GetAtt": [function_id, "Arn"]}

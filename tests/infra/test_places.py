@@ -8,20 +8,20 @@ from typing import Any
 import aws_cdk as cdk
 from aws_cdk import aws_dynamodb as dynamodb
 
-from infra import constants
 from infra.constructs.page_tokens import PageTokenKey
 from infra.constructs.service_api import ServiceApi
 from infra.constructs.service_function import SharedLayers
 from infra.constructs.shared import Shared
 from infra.constructs.zorder_index import ZOrderIndex
-from places.schema import PLACES, PROJECTED
+from tatami_functions.common import stack_outputs
+from tatami_functions.places.schema import PLACES, PROJECTED
 from tests.support.synthesis import Synthesized
 from zindex import Attribute, IndexedTable, SortedIndex, ZIndex
 from zorder import UInt
 
 
 def _table(synthesized: Synthesized) -> tuple[str, dict[str, Any]]:
-    logical_id = synthesized.template["Outputs"][constants.OUTPUT_PLACES_TABLE]["Value"]["Ref"]
+    logical_id = synthesized.template["Outputs"][stack_outputs.OUTPUT_PLACES_TABLE]["Value"]["Ref"]
     return logical_id, synthesized.template["Resources"][logical_id]["Properties"]
 
 
@@ -84,7 +84,7 @@ def test_the_maintainer_mapping_reports_failures_bisects_retries_bounded_and_kee
     assert 0 < mapping["MaximumRecordAgeInSeconds"] <= 24 * 3600  # within the stream's retention
     assert mapping["StartingPosition"] == "TRIM_HORIZON"
     assert "FilterCriteria" not in mapping  # deletions too: they take entries out of the count
-    queue_id = synthesized.template["Outputs"][constants.OUTPUT_PLACES_FAILURES]["Value"]["Ref"]
+    queue_id = synthesized.template["Outputs"][stack_outputs.OUTPUT_PLACES_FAILURES]["Value"]["Ref"]
     assert mapping["DestinationConfig"]["OnFailure"]["Destination"] == {"Fn::GetAtt": [queue_id, "Arn"]}
     queue = synthesized.template["Resources"][queue_id]["Properties"]
     assert queue["SqsManagedSseEnabled"] is True and queue["MessageRetentionPeriod"] == 14 * 24 * 3600
@@ -148,7 +148,7 @@ def test_routes_and_outputs(synthesized: Synthesized) -> None:
         if api_id in json.dumps(m["Properties"]["Integration"]["Uri"])
     }
     assert routes == {("GET", "/places/search"), ("GET", "/places/{id}"), ("PUT", "/places/{id}")}
-    output = synthesized.template["Outputs"][constants.OUTPUT_PLACES_ZINDEX]["Value"]
+    output = synthesized.template["Outputs"][stack_outputs.OUTPUT_PLACES_ZINDEX]["Value"]
     assert _declaration(output) == PLACES.named("TABLE")  # what the CLI reads
 
 

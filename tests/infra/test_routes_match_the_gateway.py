@@ -9,9 +9,9 @@ from collections import defaultdict
 
 import pytest
 
-from docs.api import service_api_modules
 from tatami.local.assembly import read_stacks
 from tatami.local.routes import read_routes
+from tatami_functions.docs.api import service_api_modules
 from tests.support.synthesis import Synthesized
 
 pytestmark = pytest.mark.infra
@@ -46,7 +46,7 @@ def test_the_gateway_routes_exactly_the_resolvers_routes_to_their_own_function(
 ) -> None:
     served = gateway_routes(synthesized)
     declared = {module.removesuffix(".api"): resolver_routes(module) for module in service_api_modules()}
-    declared["docs"] = resolver_routes("docs.api")
+    declared["tatami_functions.docs"] = resolver_routes("tatami_functions.docs.api")
     assert set(served) == set(declared)
     for package, routes in declared.items():
         assert served[package] == routes, package

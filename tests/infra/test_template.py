@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from infra import constants
+from tatami_functions.common import stack_outputs
 from tests.support.synthesis import Synthesized
 
 
@@ -65,7 +66,7 @@ def test_stage_throttles_logs_and_traces(synthesized: Synthesized) -> None:
 def test_openapi_document_is_published(synthesized: Synthesized) -> None:
     paths = {r["Properties"]["PathPart"] for r in synthesized.resources("AWS::ApiGateway::Resource").values()}
     assert "openapi.json" in paths
-    assert constants.OUTPUT_OPENAPI_URL in synthesized.template["Outputs"]
+    assert stack_outputs.OUTPUT_OPENAPI_URL in synthesized.template["Outputs"]
 
 
 def test_zorder_layer_ships_the_package_under_python(synthesized: Synthesized) -> None:

@@ -97,7 +97,7 @@ def resolve(app: Any, method: str, path: str, **event: Any) -> tuple[int, Any]:
 
 
 def assert_400_naming(status: int, body: Mapping[str, Any], field: str) -> None:
-    """A 400 whose message has a part "<field>: ..." (the contract of lambdas/common/api.py)."""
+    """A 400 whose message has a part "<field>: ..." (the contract of tatami_functions.common.api)."""
     message = body["message"]
     assert status == 400, message
     assert any(part.startswith(f"{field}:") for part in message.split("; ")), message

@@ -161,9 +161,9 @@ def load_seed(workshop: Workshop) -> None:
 def _load_logs(workshop: Workshop, data: dict[str, Any]) -> None:
     from datetime import UTC, datetime, timedelta
 
-    from models.devices.logs import new_log
-    from models.devices.models import LogIn
-    from models.devices.repository import DeviceLogsTable
+    from tatami_functions.models.devices.logs import new_log
+    from tatami_functions.models.devices.models import LogIn
+    from tatami_functions.models.devices.repository import DeviceLogsTable
 
     logs, now = (
         DeviceLogsTable(workshop.table("DeviceLogsTableName"), client=workshop.client),
@@ -178,8 +178,8 @@ def _load_logs(workshop: Workshop, data: dict[str, Any]) -> None:
 
 
 def _load_carts(workshop: Workshop, data: dict[str, Any]) -> None:
-    from models.carts.models import ItemField
-    from models.carts.repository import CartsTable
+    from tatami_functions.models.carts.models import ItemField
+    from tatami_functions.models.carts.repository import CartsTable
 
     carts = CartsTable(workshop.table("CartsTableName"), client=workshop.client)
     for user_id, cart in data["carts"].items():
@@ -192,9 +192,9 @@ def _load_carts(workshop: Workshop, data: dict[str, Any]) -> None:
 
 
 def _load_lockers_and_profiles(workshop: Workshop, data: dict[str, Any]) -> None:
-    from models.campaigns.repository import CampaignUsersTable
-    from models.lockers.models import Locker
-    from models.lockers.repository import LockersTable
+    from tatami_functions.models.campaigns.repository import CampaignUsersTable
+    from tatami_functions.models.lockers.models import Locker
+    from tatami_functions.models.lockers.repository import LockersTable
 
     lockers = LockersTable(workshop.table("LockersTableName"), client=workshop.client)
     for locker in data["lockers"]:

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from infra import constants
 from infra.app import create_app
+from tatami_functions.common import stack_outputs
 
 
 @dataclass(frozen=True)
@@ -33,8 +33,8 @@ class Synthesized:
 
 def synthesize(cdk_out: Path) -> Synthesized:
     create_app(outdir=str(cdk_out)).synth()
-    template = json.loads((cdk_out / f"{constants.STACK_NAME}.template.json").read_text())
-    metadata = json.loads((cdk_out / f"{constants.STACK_NAME}.metadata.json").read_text())
+    template = json.loads((cdk_out / f"{stack_outputs.STACK_NAME}.template.json").read_text())
+    metadata = json.loads((cdk_out / f"{stack_outputs.STACK_NAME}.metadata.json").read_text())
     return Synthesized(cdk_out, template, metadata)
 
 

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from decimal import Decimal
 from typing import Any
 
-from places.schema import PLACES, POPULATION_CEILING
+from tatami_functions.places.schema import PLACES, POPULATION_CEILING
 from zindex import Cursor, IndexedTable, Plan, SearchQuery, SortedIndex, ZIndex
 from zindex.dynamodb import IndexRepository
 from zindex.dynamojson import to_wire, to_wire_item
@@ -168,7 +168,7 @@ def search_all(
 
 def _round_trip(data: Any) -> Any:
     """A cursor through a signed page token and back, as the service carries it between pages."""
-    from common.tokens import decode_token, encode_token
+    from tatami_functions.common.tokens import decode_token, encode_token
 
     return decode_token(encode_token(data, "s", key=b"k"), "s", key=b"k")
 

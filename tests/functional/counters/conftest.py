@@ -9,7 +9,7 @@ from typing import Any
 import boto3
 import pytest
 
-from common.clients import aws_client
+from tatami_functions.common.clients import aws_client
 from tests.support.lambda_runtime import FakeContext, api_event, moto_environment
 
 TABLES = {"COUNTER_SHARDS_TABLE": "shards", "COUNTERS_TABLE": "counters", "COUNTER_IDEMPOTENCY_TABLE": "idem"}
@@ -18,7 +18,7 @@ KEYS = {"shards": ["pk"], "counters": ["name", "item"], "idem": ["id"]}
 
 
 def _reset_caches() -> None:
-    from counters import configs, increments, settings
+    from tatami_functions.counters import configs, increments, settings
 
     settings.settings.cache_clear()
     aws_client.cache_clear()
@@ -58,7 +58,7 @@ Call = Callable[..., tuple[int, dict[str, Any], dict[str, str]]]
 @pytest.fixture
 def call(aws: Any) -> Call:
     """Invoke the API handler: (status, JSON body, headers); each test starts with cold caches."""
-    from counters.handler import api
+    from tatami_functions.counters.handler import api
 
     _reset_caches()
 

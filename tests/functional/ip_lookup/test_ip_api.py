@@ -11,10 +11,10 @@ import boto3
 import pytest
 from moto import mock_aws
 
-from common.repository import forget_instances
-from ip_lookup import lookup, repository
 from tatami.ip_loader.load import LoadOptions, load, prepare
 from tatami.ip_loader.store import RangesStore
+from tatami_functions.common.repository import forget_instances
+from tatami_functions.ip_lookup import lookup, repository
 from tests.support.lambda_runtime import FAKE_AWS, FakeContext, api_event
 
 TABLE = "ranges"
@@ -49,7 +49,7 @@ def call(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
         )
         forget_instances()  # a fresh execution environment
         monkeypatch.setattr(lookup, "_cache", None)
-        from ip_lookup.handler import handler
+        from tatami_functions.ip_lookup.handler import handler
 
         def invoke(method: str, path: str, resource: str, body: Any = None) -> Any:
             params = {"address": path.rsplit("/", 1)[1]} if resource == "/ip/{address}" else None

@@ -15,14 +15,13 @@ from typing import Any
 import boto3
 import pytest
 
-import common.tokens
-from common import index_search
-from common.clients import aws_client
 from infra.constructs import forum_orders_businesses_schema as schema
-from models.businesses import api as businesses_api
-from models.forum import api as forum_api
-from models.orders import api as orders_api
-from models.orders.search import ORDERS
+from tatami_functions.common import index_search, tokens
+from tatami_functions.common.clients import aws_client
+from tatami_functions.models.businesses import api as businesses_api
+from tatami_functions.models.forum import api as forum_api
+from tatami_functions.models.orders import api as orders_api
+from tatami_functions.models.orders.search import ORDERS
 from tests.support.lambda_runtime import assert_400_naming, moto_environment, resolve
 
 TABLES = {
@@ -37,7 +36,7 @@ APPS = {"forum": forum_api, "orders": orders_api, "businesses": businesses_api}
 
 
 def _clear_caches() -> None:
-    common.tokens._secret.cache_clear()
+    tokens._secret.cache_clear()
     index_search.searcher.cache_clear()
     aws_client.cache_clear()
     for module in APPS.values():

@@ -34,8 +34,8 @@ class FakeContext:
 
 def reset() -> None:
     """Forget what warm functions keep: the declaration, the searcher, clients, the token key."""
-    from common import index_search, tokens
-    from common.repository import forget_instances
+    from tatami_functions.common import index_search, tokens
+    from tatami_functions.common.repository import forget_instances
 
     index_search.searcher.cache_clear()
     forget_instances()
@@ -61,7 +61,7 @@ def aws() -> Iterator[dict[str, Any]]:
         env["PAGE_TOKEN_SECRET_ARN"] = secret["ARN"]
         for name, value in env.items():
             patch.setenv(name, value)
-        from common.observability import metrics
+        from tatami_functions.common.observability import metrics
 
         # Powertools reads the namespace when common.observability is imported, which collection did first.
         patch.setattr(metrics, "namespace", "Test")
@@ -102,7 +102,7 @@ def event(method: str, path: str, body: Any = None, query: dict[str, str] | None
 @pytest.fixture
 def call(aws: dict[str, Any]) -> Call:
     """Invoke the API handler: (status, JSON body)."""
-    from places.handler import handler
+    from tatami_functions.places.handler import handler
 
     def invoke(
         method: str, path: str, body: Any = None, query: dict[str, str] | None = None

@@ -158,7 +158,7 @@ def test_a_search_on_an_index_that_is_behind_says_how_far(call: Call, aws: dict[
 
     import boto3
 
-    from common import index_search
+    from tatami_functions.common import index_search
     from tests.functional.places.conftest import TABLE
     from tests.support.zindex import places_on
     from zindex.dynamodb import IndexRepository

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 import requests
@@ -78,7 +77,7 @@ def test_the_command_lists_and_flags_it(
 ) -> None:
     state = {"pid": os.getpid(), "dynamodb_endpoint": app_cloud.dynamodb_endpoint}
     monkeypatch.setattr(insights_command, "read_state", lambda _work_dir: state)
-    monkeypatch.setattr(insights_command, "DEFAULT_WORK_DIR", Path(app_cloud.config.work_dir))
+    monkeypatch.setenv("TATAMI_LOCAL_DIR", str(app_cloud.config.work_dir))
     result = CliRunner().invoke(
         insights_command.insights, ["--scale", "50", "--table", "Counters", "--top", "3"]
     )

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 import requests
 
-from infra import constants
 from tatami.local.cloud import LocalCloud
+from tatami_functions.common import stack_outputs
 from tests.integration.counters.cloud_helpers import create, increment, rollup_settled, value
 from tests.support.waiting import eventually
 
@@ -32,7 +32,7 @@ def test_16_threads_of_200_increments_end_at_exactly_3200(app_cloud: LocalCloud)
     assert value(app_cloud, name) == 3200
     assert eventually(lambda: rollup_settled(app_cloud, name, 3200)), "the roll-up should catch up"
     shards = app_cloud.client("dynamodb").scan(
-        TableName=app_cloud.outputs[constants.OUTPUT_COUNTER_SHARDS_TABLE],
+        TableName=app_cloud.outputs[stack_outputs.OUTPUT_COUNTER_SHARDS_TABLE],
         FilterExpression="begins_with(pk, :name)",
         ExpressionAttributeValues={":name": {"S": f"{name}#"}},
     )["Items"]

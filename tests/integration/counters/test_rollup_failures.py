@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from counters.counters_table import parse_rollup
-from infra import constants
 from tatami.local.cloud import LocalCloud
+from tatami_functions.common import stack_outputs
+from tatami_functions.counters.counters_table import parse_rollup
 from tests.integration.counters.cloud_helpers import create, increment, rollup_settled
 from tests.support.waiting import eventually
 
@@ -17,7 +17,7 @@ ITEM_LIMIT = 400 * 1024  # DynamoDB's maximum item size, which DynamoDB Local en
 def _pad(cloud: LocalCloud, name: str) -> None:
     """Fill the counter's roll-up item to DynamoDB's 400 KB limit, so any roll-up write that adds a
     shard is rejected (ValidationException): a real failure, on the roll-up's real retry path."""
-    client, table = cloud.client("dynamodb"), cloud.outputs[constants.OUTPUT_COUNTERS_TABLE]
+    client, table = cloud.client("dynamodb"), cloud.outputs[stack_outputs.OUTPUT_COUNTERS_TABLE]
     key = {"name": {"S": name}, "item": {"S": "rollup"}}
     fits, too_big = 0, ITEM_LIMIT
     while too_big - fits > 1:  # the largest padding DynamoDB accepts, by bisection
@@ -42,7 +42,7 @@ def _pad(cloud: LocalCloud, name: str) -> None:
 
 def _unpad(cloud: LocalCloud, name: str) -> None:
     cloud.client("dynamodb").update_item(
-        TableName=cloud.outputs[constants.OUTPUT_COUNTERS_TABLE],
+        TableName=cloud.outputs[stack_outputs.OUTPUT_COUNTERS_TABLE],
         Key={"name": {"S": name}, "item": {"S": "rollup"}},
         UpdateExpression="REMOVE padding",
     )
@@ -52,7 +52,7 @@ def _rollup_item_sum(cloud: LocalCloud, name: str) -> int:
     """The roll-up read straight from its item (no HTTP: a cold read function must not eat the
     bounded retry budget while a test holds the item unwritable)."""
     item = cloud.client("dynamodb").get_item(
-        TableName=cloud.outputs[constants.OUTPUT_COUNTERS_TABLE],
+        TableName=cloud.outputs[stack_outputs.OUTPUT_COUNTERS_TABLE],
         Key={"name": {"S": name}, "item": {"S": "rollup"}},
         ConsistentRead=True,
     )

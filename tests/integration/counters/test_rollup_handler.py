@@ -9,15 +9,15 @@ from typing import Any
 
 import pytest
 
-from common.clients import aws_client
-from counters.clients import dynamodb
-from counters.counters_table import parse_rollup
-from counters.rollup import handle_batch
-from counters.settings import settings
-from infra import constants
 from tatami.local import engines
 from tatami.local.cloud import LocalCloud
 from tatami.local.intrinsics import LOCAL_REGION
+from tatami_functions.common import stack_outputs
+from tatami_functions.common.clients import aws_client
+from tatami_functions.counters.clients import dynamodb
+from tatami_functions.counters.counters_table import parse_rollup
+from tatami_functions.counters.rollup import handle_batch
+from tatami_functions.counters.settings import settings
 
 
 def _reset() -> None:
@@ -28,7 +28,7 @@ def _reset() -> None:
 @pytest.fixture
 def rollup_env(app_cloud: LocalCloud, monkeypatch: pytest.MonkeyPatch) -> Iterator[LocalCloud]:
     for name, value in {
-        "COUNTERS_TABLE": app_cloud.outputs[constants.OUTPUT_COUNTERS_TABLE],
+        "COUNTERS_TABLE": app_cloud.outputs[stack_outputs.OUTPUT_COUNTERS_TABLE],
         "AWS_ENDPOINT_URL_DYNAMODB": app_cloud.dynamodb_endpoint,
         "AWS_DEFAULT_REGION": LOCAL_REGION,
         "AWS_ACCESS_KEY_ID": engines.LOCAL_CREDENTIALS["aws_access_key_id"],
@@ -58,7 +58,7 @@ def record(name: str, shard: int, version: int, count: int, sequence: int) -> di
 
 
 def rollup_value(name: str) -> tuple[int, int | None]:
-    from counters.settings import settings
+    from tatami_functions.counters.settings import settings
 
     item = (
         dynamodb()

@@ -22,9 +22,6 @@ from typing import Any
 
 import pytest
 
-from infra import constants
-from ip_lookup.keys import partition_key
-from olap.settings import ExportSettings
 from tatami.commands.export import settings_of
 from tatami.ip_loader.load import prepare
 from tatami.ip_loader.store import RangesStore
@@ -33,6 +30,9 @@ from tatami.local.faults import FAULTS_ENV, FaultPlan
 from tatami.olap.exports import fetch, latest_summary
 from tatami.samples.ip_ranges import DATA
 from tatami.target import cloud_target
+from tatami_functions.common import stack_outputs
+from tatami_functions.ip_lookup.keys import partition_key
+from tatami_functions.olap.settings import ExportSettings
 
 RUNNER = Path(__file__).with_name("cli_under_faults.py")
 EXPORTED, EXPORTED_TABLE = 1000, "ip_ranges"  # a table no stream consumer reads
@@ -80,7 +80,7 @@ def test_a_killed_load_resumes_and_every_item_lands_exactly_once(
     assert resumed.returncode == 0, resumed.stderr[-2000:]
     assert "resuming v1:" in resumed.stdout + resumed.stderr
     assert "tatami faults: injected" in killed.stderr  # throttled, and retried
-    table = faulty_cloud.outputs[constants.OUTPUT_IP_RANGES_TABLE]
+    table = faulty_cloud.outputs[stack_outputs.OUTPUT_IP_RANGES_TABLE]
     store = RangesStore(faulty_cloud.client("dynamodb"), table)
     live = store.pointer()
     assert live is not None and live.version == 1

@@ -11,16 +11,16 @@ import json
 import uuid
 from typing import Any
 
-from infra import constants
-from labs.replication.records import live
 from tatami.local.cloud import LocalCloud
+from tatami_functions.common import stack_outputs
+from tatami_functions.labs.replication.records import live
 from tests.integration.faults.conftest import injected
 from tests.integration.labs.tables import largest_item
 from tests.support.waiting import eventually
 
 
 def _parked(cloud: LocalCloud) -> list[dict[str, Any]]:
-    sqs, url = cloud.client("sqs"), cloud.outputs[constants.OUTPUT_REPLICATION_FAILURES]
+    sqs, url = cloud.client("sqs"), cloud.outputs[stack_outputs.OUTPUT_REPLICATION_FAILURES]
     reply = sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10, WaitTimeSeconds=1)
     messages = reply.get("Messages", [])
     return [json.loads(message["Body"]) for message in messages]
@@ -28,7 +28,7 @@ def _parked(cloud: LocalCloud) -> list[dict[str, Any]]:
 
 def _replicated(cloud: LocalCloud, keys: list[str]) -> bool:
     client = cloud.client("dynamodb")
-    replica = cloud.outputs[constants.OUTPUT_LOGFILE_REPLICA_TABLE]
+    replica = cloud.outputs[stack_outputs.OUTPUT_LOGFILE_REPLICA_TABLE]
     for key in keys:
         item = client.get_item(TableName=replica, Key={"PK": {"S": key}}, ConsistentRead=True).get("Item")
         if item is None or live(item) is None or live(item)["n"] != {"N": key.rsplit("-", 1)[1]}:
@@ -40,7 +40,7 @@ def test_a_poison_record_is_parked_with_its_reason_and_the_rest_is_replicated(
     faulty_cloud: LocalCloud,
 ) -> None:
     """Invariant: poison -> failure queue with key and reason; every other record replicated."""
-    client, source = faulty_cloud.client("dynamodb"), faulty_cloud.outputs[constants.OUTPUT_LOGFILE_TABLE]
+    client, source = faulty_cloud.client("dynamodb"), faulty_cloud.outputs[stack_outputs.OUTPUT_LOGFILE_TABLE]
     batch = uuid.uuid4().hex[:8]
     keys = [f"request#{batch}-{n}" for n in range(30)]
     for n, key in enumerate(keys):

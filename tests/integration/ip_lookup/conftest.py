@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from infra.constants import OUTPUT_IP_RANGES_TABLE
-from ip_lookup.lookup import PointerCache
-from ip_lookup.repository import RangesTable
 from tatami.ip_loader.load import LoadOptions, LoadSummary, load, prepare
 from tatami.ip_loader.store import RangesStore
 from tatami.target import Target
+from tatami_functions.common.stack_outputs import OUTPUT_IP_RANGES_TABLE
+from tatami_functions.ip_lookup.lookup import PointerCache
+from tatami_functions.ip_lookup.repository import RangesTable
 from tests.unit.ip_lookup.ranges_oracle import Range, write_csv
 
 

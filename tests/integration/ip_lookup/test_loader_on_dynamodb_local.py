@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from ip_lookup.addresses import V4, V6
-from ip_lookup.lookup import resolve
 from tatami.ip_loader.exceptions import InterruptedLoadError, SupersededError, VerificationError
 from tatami.ip_loader.load import LoadOptions, load, prepare
 from tatami.ip_loader.store import RangesStore
+from tatami_functions.ip_lookup.addresses import V4, V6
+from tatami_functions.ip_lookup.lookup import resolve
 from tests.integration.ip_lookup.conftest import Ranges
 from tests.unit.ip_lookup.ranges_oracle import Oracle, Range, expected_body, probes
 

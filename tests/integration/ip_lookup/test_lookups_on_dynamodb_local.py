@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 
-from ip_lookup.addresses import V4, V6, Address, parse_address
-from ip_lookup.lookup import resolve
+from tatami_functions.ip_lookup.addresses import V4, V6, Address, parse_address
+from tatami_functions.ip_lookup.lookup import resolve
 from tests.integration.ip_lookup.conftest import Ranges
 from tests.unit.ip_lookup.ranges_oracle import MAX, Oracle, Range, datasets, expected_body, probes
 

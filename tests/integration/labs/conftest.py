@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from infra import constants
+from tatami_functions.common import stack_outputs
 from tests.integration.labs.tables import create_lab_table
 from tests.support.models_workshop import Recorder
 
@@ -29,18 +29,18 @@ class Labs:
 
 @pytest.fixture(scope="session")
 def labs(dynamodb_local: str) -> Labs:
-    from labs.employees.repository import EmployeesTable
-    from labs.invoices.models import InvoiceIn
-    from labs.invoices.repository import InvoicesTable
     from tatami.local import engines
     from tatami.samples.labs import employees, invoices
+    from tatami_functions.labs.employees.repository import EmployeesTable
+    from tatami_functions.labs.invoices.models import InvoiceIn
+    from tatami_functions.labs.invoices.repository import InvoicesTable
 
     client = engines.dynamodb_client(dynamodb_local)
     prefix = f"labs-{uuid.uuid4().hex[:6]}"
     built = Labs(
         client,
-        create_lab_table(client, constants.OUTPUT_INVOICES_TABLE, prefix),
-        create_lab_table(client, constants.OUTPUT_EMPLOYEES_TABLE, prefix),
+        create_lab_table(client, stack_outputs.OUTPUT_INVOICES_TABLE, prefix),
+        create_lab_table(client, stack_outputs.OUTPUT_EMPLOYEES_TABLE, prefix),
         Recorder().attach(client),
     )
     table = InvoicesTable(built.invoices, client=client)

@@ -18,14 +18,14 @@ from typing import Any
 
 import pytest
 
-from infra import constants
-from labs.replication.records import live
 from tatami.local.cloud import LocalCloud
+from tatami_functions.common import stack_outputs
+from tatami_functions.labs.replication.records import live
 from tests.integration.labs.tables import largest_item
 from tests.support.streams import stream_records
 from tests.support.waiting import eventually
 
-HANDLER = "labs.replication.handler.handler"
+HANDLER = "tatami_functions.labs.replication.handler.handler"
 OPERATIONS, KEYS, WRITERS = 2000, 250, 8
 
 
@@ -92,7 +92,7 @@ def chaos(stop: threading.Event, kills: list[int]) -> None:
 
 
 def parked_keys(cloud: LocalCloud) -> list[Any]:
-    sqs, url = cloud.client("sqs"), cloud.outputs[constants.OUTPUT_REPLICATION_FAILURES]
+    sqs, url = cloud.client("sqs"), cloud.outputs[stack_outputs.OUTPUT_REPLICATION_FAILURES]
     found = []
     for _ in range(5):
         for message in sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10).get("Messages", []):
@@ -105,8 +105,8 @@ def parked_keys(cloud: LocalCloud) -> list[Any]:
 def test_the_replica_equals_the_source_after_2000_operations_crashes_and_redeliveries(
     app_cloud: LocalCloud,
 ) -> None:
-    source = app_cloud.outputs[constants.OUTPUT_LOGFILE_TABLE]
-    replica = app_cloud.outputs[constants.OUTPUT_LOGFILE_REPLICA_TABLE]
+    source = app_cloud.outputs[stack_outputs.OUTPUT_LOGFILE_TABLE]
+    replica = app_cloud.outputs[stack_outputs.OUTPUT_LOGFILE_REPLICA_TABLE]
     client = app_cloud.client("dynamodb")
     (mapping,) = [m for m in app_cloud.assembly.stream_mappings if m.function_id == replicator(app_cloud)]
     stats = app_cloud.stream_stats[mapping.logical_id]

@@ -13,11 +13,11 @@ from typing import Any
 import boto3
 import pytest
 
-from infra import constants
-from labs.replication import apply, parking
-from labs.replication.records import DELETED, live
-from labs.replication.repository import ReplicaTable
 from tatami.local import engines
+from tatami_functions.common import stack_outputs
+from tatami_functions.labs.replication import apply, parking
+from tatami_functions.labs.replication.records import DELETED, live
+from tatami_functions.labs.replication.repository import ReplicaTable
 from tests.integration.labs.tables import create_lab_table, largest_item
 from tests.support.streams import stream_records
 
@@ -26,8 +26,8 @@ from tests.support.streams import stream_records
 def tables(dynamodb_local: str) -> tuple[Any, Any, str, str]:
     client = engines.dynamodb_client(dynamodb_local)
     prefix = f"repl-{uuid.uuid4().hex[:6]}"
-    source = create_lab_table(client, constants.OUTPUT_LOGFILE_TABLE, prefix)
-    replica = create_lab_table(client, constants.OUTPUT_LOGFILE_REPLICA_TABLE, prefix)
+    source = create_lab_table(client, stack_outputs.OUTPUT_LOGFILE_TABLE, prefix)
+    replica = create_lab_table(client, stack_outputs.OUTPUT_LOGFILE_REPLICA_TABLE, prefix)
     streams = boto3.client(
         "dynamodbstreams", endpoint_url=dynamodb_local, region_name="us-east-1", **engines.LOCAL_CREDENTIALS
     )

@@ -19,7 +19,7 @@ local_command = importlib.import_module("tatami.commands.local")
 def test_fire_runs_a_scheduled_rule_of_the_running_cloud(
     probe_cloud: LocalCloud, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(local_command, "WORK_DIR", tmp_path)
+    monkeypatch.setenv("TATAMI_LOCAL_DIR", str(tmp_path))
     control = ControlServer(probe_cloud)
     running = RunningState(tmp_path)
     running.publish(
@@ -43,6 +43,6 @@ def test_fire_runs_a_scheduled_rule_of_the_running_cloud(
 def test_commands_without_a_running_cloud_say_how_to_start_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(local_command, "WORK_DIR", tmp_path)
+    monkeypatch.setenv("TATAMI_LOCAL_DIR", str(tmp_path))
     result = CliRunner().invoke(local_command.local, ["fire", "EveryHour"])
     assert result.exit_code == 1 and "make run" in result.output

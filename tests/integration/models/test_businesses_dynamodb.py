@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from infra.constructs.forum_orders_businesses_schema import BUSINESSES
-from models.businesses.exceptions import BusinessNotFoundError
-from models.businesses.models import Business, location_levels
-from models.businesses.repository import BusinessesRepository
 from tatami.samples.models_forum_orders import business_data
+from tatami_functions.models.businesses.exceptions import BusinessNotFoundError
+from tatami_functions.models.businesses.models import Business, location_levels
+from tatami_functions.models.businesses.repository import BusinessesRepository
 from tests.integration.models.forum_orders_support import Recorder, create_tables, local_client
 
 DATA = business_data()

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from models.carts.exceptions import CartNotFoundError
-from models.carts.models import ITEMS, ItemField, assemble
-from models.carts.repository import INDEX, SHIP_TO_STATE_PARTITION, CartsTable, item_users_partition
 from tatami.samples.models_workshop import sample_data
+from tatami_functions.models.carts.exceptions import CartNotFoundError
+from tatami_functions.models.carts.models import ITEMS, ItemField, assemble
+from tatami_functions.models.carts.repository import (
+    INDEX,
+    SHIP_TO_STATE_PARTITION,
+    CartsTable,
+    item_users_partition,
+)
 from tests.support import models_workshop
 from tests.support.models_workshop import Workshop
 

@@ -11,11 +11,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from models.devices.exceptions import LogConflictError, LogNotFoundError
-from models.devices.items import Reads, to_item
-from models.devices.logs import new_log, since
-from models.devices.models import DeviceLog, Level, LogIn
-from models.devices.repository import (
+from tatami.local.assembly import TableSpec
+from tatami.local.provision import create_table_request
+from tatami_functions.models.devices.exceptions import LogConflictError, LogNotFoundError
+from tatami_functions.models.devices.items import Reads, to_item
+from tatami_functions.models.devices.logs import new_log, since
+from tatami_functions.models.devices.models import DeviceLog, Level, LogIn
+from tatami_functions.models.devices.repository import (
     EARLIEST,
     ESCALATION_INDEX,
     LATEST,
@@ -23,8 +25,6 @@ from models.devices.repository import (
     SHARD_INDEX,
     DeviceLogsTable,
 )
-from tatami.local.assembly import TableSpec
-from tatami.local.provision import create_table_request
 from tests.support import models_workshop
 from tests.support.models_workshop import Workshop, workshop_tables
 

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from models.documents.exceptions import DocumentConflictError, DocumentNotFoundError
-from models.documents.models import Status, query_read_units, status_with_created_on
-from models.documents.repository import INDEX, DocumentsTable
+from tatami_functions.models.documents.exceptions import DocumentConflictError, DocumentNotFoundError
+from tatami_functions.models.documents.models import Status, query_read_units, status_with_created_on
+from tatami_functions.models.documents.repository import INDEX, DocumentsTable
 from tests.support import models_workshop
 from tests.support.models_workshop import Workshop
 

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from infra.constructs.forum_orders_businesses_schema import FORUMS, REPLIES, THREADS
-from models.forum import service
-from models.forum.exceptions import InvalidItemError, ThreadNotFoundError
-from models.forum.repository import ForumRepository, ForumTables, ReplyQuery
 from tatami.samples.models_forum_orders import forum_items
+from tatami_functions.models.forum import service
+from tatami_functions.models.forum.exceptions import InvalidItemError, ThreadNotFoundError
+from tatami_functions.models.forum.repository import ForumRepository, ForumTables, ReplyQuery
 from tests.integration.models.forum_orders_support import Recorder, create_tables, local_client
 
 SEED = forum_items()
@@ -38,7 +38,7 @@ def forum(dynamodb_local: str) -> Iterator[tuple[ForumRepository, Recorder]]:
 
 @pytest.fixture(autouse=True)
 def _token_key(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("common.tokens._secret", lambda: b"forum-test-key")
+    monkeypatch.setattr("tatami_functions.common.tokens._secret", lambda: b"forum-test-key")
 
 
 def test_forum_list_screen_is_one_scan_of_the_two_forums(forum: tuple[ForumRepository, Any]) -> None:

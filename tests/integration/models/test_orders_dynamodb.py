@@ -16,12 +16,12 @@ from typing import Any
 
 import pytest
 
-from common.listing import instant, just_before
 from infra.constructs.forum_orders_businesses_schema import CUSTOMERS, ORDERS
-from models.orders import service
-from models.orders.exceptions import CustomerNotFoundError, OrderExistsError
-from models.orders.models import CustomerOrdersQuery, NewOrder, Status, StatusOrdersQuery
-from models.orders.repository import OrdersRepository, OrdersTables
+from tatami_functions.common.listing import instant, just_before
+from tatami_functions.models.orders import service
+from tatami_functions.models.orders.exceptions import CustomerNotFoundError, OrderExistsError
+from tatami_functions.models.orders.models import CustomerOrdersQuery, NewOrder, Status, StatusOrdersQuery
+from tatami_functions.models.orders.repository import OrdersRepository, OrdersTables
 from tests.integration.models.forum_orders_support import Recorder, create_tables, local_client
 
 NOW = datetime(2024, 6, 1, 12, tzinfo=UTC)
@@ -29,7 +29,7 @@ NOW = datetime(2024, 6, 1, 12, tzinfo=UTC)
 
 @pytest.fixture(autouse=True)
 def _token_key(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("common.tokens._secret", lambda: b"orders-test-key")
+    monkeypatch.setattr("tatami_functions.common.tokens._secret", lambda: b"orders-test-key")
 
 
 @pytest.fixture

@@ -8,12 +8,12 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from counters.sharding import shard_key
-from models.devices.models import DeviceLog, Level
-from models.devices.repository import DeviceLogsTable
-from models.orders.repository import OrdersRepository, OrdersTables
 from tatami.ip_loader.load import LoadOptions, load, prepare
 from tatami.ip_loader.store import RangesStore
+from tatami_functions.counters.sharding import shard_key
+from tatami_functions.models.devices.models import DeviceLog, Level
+from tatami_functions.models.devices.repository import DeviceLogsTable
+from tatami_functions.models.orders.repository import OrdersRepository, OrdersTables
 
 VOTES = [("votes-A", 0, 3), ("votes-A", 1, 2), ("votes-A", 2, 4), ("votes-A", 2, 1), ("votes-B", 0, 7)]
 RANGES_CSV = """start,end,country,asn

@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from infra.constants import OUTPUT_OLAP_BUCKET, OUTPUT_OLAP_TABLES
-from olap.tables import DECLARED, table_key
 from tatami.local.cloud import LocalCloud
 from tatami.olap.exports import latest_summary
 from tatami.target import cloud_target
+from tatami_functions.common.stack_outputs import OUTPUT_OLAP_BUCKET, OUTPUT_OLAP_TABLES
+from tatami_functions.olap.tables import DECLARED, table_key
 
 pytestmark = pytest.mark.integration
 olap_command = importlib.import_module("tatami.commands.olap")  # the package exports the command

@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from olap.catalog import named_queries
-from olap.layout import export_id_of
-from olap.run import ExportOutcome, run_local
 from tatami.cli import main
 from tatami.commands.export import settings_of
 from tatami.olap import duck
 from tatami.olap.exports import latest_summary
+from tatami_functions.olap.catalog import named_queries
+from tatami_functions.olap.layout import export_id_of
+from tatami_functions.olap.run import ExportOutcome, run_local
 from tests.integration.olap.conftest import World
 from tests.integration.olap.known_data import EXPECTED
 
@@ -40,7 +40,7 @@ def exported(world: World) -> dict[str, ExportOutcome]:
 def cli(world: World, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> World:
     for module in (export_command, olap_command):
         monkeypatch.setattr(module, "resolve_target", lambda local: world.target)
-    monkeypatch.setattr(olap_command, "CACHE_DIR", tmp_path / "cache")
+    monkeypatch.setenv("TATAMI_LOCAL_DIR", str(tmp_path))  # the export cache goes under it
     return world
 
 

@@ -16,10 +16,10 @@ from typing import Any
 import boto3
 import pytest
 
-from places.repository import PlacesTable
 from tatami.commands.zindex import run_backfill
 from tatami.local.streams import lambda_record
 from tatami.scan import Checkpoint
+from tatami_functions.places.repository import PlacesTable
 from tests.support.zindex import create_table, places_on, random_places
 from zindex import analyze
 from zindex.dynamodb import IndexRepository

@@ -7,7 +7,7 @@ from types import ModuleType
 
 import pytest
 
-from counters import configs, counters_table, model, rollup, sharding
+from tatami_functions.counters import configs, counters_table, model, rollup, sharding
 
 
 @pytest.mark.parametrize(

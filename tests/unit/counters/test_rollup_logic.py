@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from counters.counters_table import _rollup_update, parse_rollup
-from counters.model import ShardState
-from counters.rollup import newest_states, shard_update
+from tatami_functions.counters.counters_table import _rollup_update, parse_rollup
+from tatami_functions.counters.model import ShardState
+from tatami_functions.counters.rollup import newest_states, shard_update
 
 
 def record(

@@ -1,4 +1,4 @@
-"""The seed's shard formula and the shard keys (lambdas/counters/sharding.py)."""
+"""The seed's shard formula and the shard keys (lambdas/tatami_functions/counters/sharding.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from counters.sharding import MAX_SHARDS, PARTITION_WCU, parse_shard_key, shard_key, shards_needed
+from tatami_functions.counters.sharding import (
+    MAX_SHARDS,
+    PARTITION_WCU,
+    parse_shard_key,
+    shard_key,
+    shards_needed,
+)
 
 
 def test_the_formula_reproduces_the_seeds_votes_example() -> None:

@@ -12,9 +12,9 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from ip_lookup.addresses import BITS, V4, V6, Address
-from ip_lookup.keys import Found, Pointer, found_from_item
 from tatami.ip_loader.plan import Plan
+from tatami_functions.ip_lookup.addresses import BITS, V4, V6, Address
+from tatami_functions.ip_lookup.keys import Found, Pointer, found_from_item
 
 MAX = {V4: (1 << 32) - 1, V6: (1 << 128) - 1}
 

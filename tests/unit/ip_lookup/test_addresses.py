@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ip_lookup.addresses import (
+from tatami_functions.ip_lookup.addresses import (
     V4,
     V6,
     Address,
@@ -17,7 +17,7 @@ from ip_lookup.addresses import (
     parse_network,
     prefix_of,
 )
-from ip_lookup.exceptions import InvalidAddressError
+from tatami_functions.ip_lookup.exceptions import InvalidAddressError
 
 V4_VALUES = st.integers(0, (1 << 32) - 1)
 V6_VALUES = st.integers(0, (1 << 128) - 1)

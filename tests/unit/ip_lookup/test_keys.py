@@ -7,8 +7,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ip_lookup.addresses import V4, V6, parse_address, prefix_of
-from ip_lookup.keys import Piece, Pointer, found_from_item, partition_key, pointer_from_item, version_of
+from tatami_functions.ip_lookup.addresses import V4, V6, parse_address, prefix_of
+from tatami_functions.ip_lookup.keys import (
+    Piece,
+    Pointer,
+    found_from_item,
+    partition_key,
+    pointer_from_item,
+    version_of,
+)
 
 LAMBDAS = Path(__file__).resolve().parents[3] / "lambdas"
 
@@ -60,5 +67,8 @@ def test_pointer_items_are_read_back() -> None:
 
 
 def test_the_shared_key_modules_need_no_aws_sdk() -> None:
-    code = "import sys, ip_lookup.keys, ip_lookup.addresses; assert 'boto3' not in sys.modules"
+    code = (
+        "import sys, tatami_functions.ip_lookup.keys, tatami_functions.ip_lookup.addresses;"
+        "assert 'boto3' not in sys.modules"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, env={**os.environ, "PYTHONPATH": str(LAMBDAS)})

@@ -6,12 +6,12 @@ from typing import Any, cast
 
 from hypothesis import HealthCheck, given, settings
 
-from ip_lookup.addresses import Address, parse_address
-from ip_lookup.keys import Found, Pointer
-from ip_lookup.lookup import PointerCache, resolve
-from ip_lookup.repository import RangesTable
 from tatami.ip_loader.plan import plan
 from tatami.ip_loader.source import Row
+from tatami_functions.ip_lookup.addresses import Address, parse_address
+from tatami_functions.ip_lookup.keys import Found, Pointer
+from tatami_functions.ip_lookup.lookup import PointerCache, resolve
+from tatami_functions.ip_lookup.repository import RangesTable
 from tests.unit.ip_lookup.ranges_oracle import MemoryTable, Oracle, Range, datasets, expected_body, probes
 
 

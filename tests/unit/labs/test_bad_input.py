@@ -11,12 +11,11 @@ from typing import Any
 
 import pytest
 
-import common.tokens
-from common import listing
-from common.repository import forget_instances
-from common.tokens import encode_token
-from labs.employees.api import app as employees
-from labs.invoices.api import app as invoices
+from tatami_functions.common import listing, tokens
+from tatami_functions.common.repository import forget_instances
+from tatami_functions.common.tokens import encode_token
+from tatami_functions.labs.employees.api import app as employees
+from tatami_functions.labs.invoices.api import app as invoices
 from tests.support.lambda_runtime import assert_400_naming, resolve
 
 FORGED = "eyJQSyI6IkMjMSJ9.AAAA"
@@ -33,7 +32,7 @@ def _environment(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setenv("INVOICES_TABLE", "no-such-table")
     monkeypatch.setenv("EMPLOYEES_TABLE", "no-such-table")
     monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
-    monkeypatch.setattr(common.tokens, "_secret", lambda: b"unit-test-key")
+    monkeypatch.setattr(tokens, "_secret", lambda: b"unit-test-key")
     forget_instances()  # the tables built here name no real table: drop them afterwards
     yield
     forget_instances()

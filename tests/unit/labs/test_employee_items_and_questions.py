@@ -6,10 +6,17 @@ from datetime import date
 
 import pytest
 
-from common.listing import low_level
-from labs.employees.items import MANAGERS, OVERLOADED, PLACES, employee_items, employee_view, hit_view
-from labs.employees.models import EmployeeIn, from_csv_row
-from labs.employees.queries import QuestionError, plan
+from tatami_functions.common.listing import low_level
+from tatami_functions.labs.employees.items import (
+    MANAGERS,
+    OVERLOADED,
+    PLACES,
+    employee_items,
+    employee_view,
+    hit_view,
+)
+from tatami_functions.labs.employees.models import EmployeeIn, from_csv_row
+from tatami_functions.labs.employees.queries import QuestionError, plan
 
 DALE = (
     "40,Dale Marlin,IT Support Manager,Support,Chicago,IL,1989-01-18,2014-10-19,"

@@ -8,8 +8,16 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from labs.replication.parking import parked_message
-from labs.replication.records import DELETED, EXPIRES, VERSION, live, newest_per_key, replica_item, version
+from tatami_functions.labs.replication.parking import parked_message
+from tatami_functions.labs.replication.records import (
+    DELETED,
+    EXPIRES,
+    VERSION,
+    live,
+    newest_per_key,
+    replica_item,
+    version,
+)
 
 SEQUENCES = st.integers(min_value=0, max_value=10**40 - 1)
 

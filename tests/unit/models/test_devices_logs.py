@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from models.devices import archive
-from models.devices.items import from_item, to_item, update_expression
-from models.devices.logs import DAY_SECONDS, new_log, since, window
-from models.devices.models import DeviceLog, Level, LogIn, sort_key, timestamp
+from tatami_functions.models.devices import archive
+from tatami_functions.models.devices.items import from_item, to_item, update_expression
+from tatami_functions.models.devices.logs import DAY_SECONDS, new_log, since, window
+from tatami_functions.models.devices.models import DeviceLog, Level, LogIn, sort_key, timestamp
 
 
 def test_the_seed_sort_key_and_a_canonical_timestamp() -> None:

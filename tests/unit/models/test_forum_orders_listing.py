@@ -1,4 +1,4 @@
-"""lambdas/models/listing.py: stored instants, bounds, key conditions, page cuts, plain JSON values."""
+"""tatami_functions.common.listing: stored instants, bounds, key conditions, page cuts, plain JSON values."""
 
 from datetime import datetime
 from decimal import Decimal
@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 
-from common.listing import (
+from tatami_functions.common.listing import (
     ReadStats,
     bounds,
     cut,

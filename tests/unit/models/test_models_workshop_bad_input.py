@@ -13,16 +13,16 @@ from urllib.parse import quote
 
 import pytest
 
-import common.tokens
-import models.documents.bodies
-from common.repository import forget_instances
-from common.tokens import encode_token
-from models.campaigns.api import app as campaigns
-from models.carts.api import app as carts
-from models.devices.api import app as devices
-from models.devices.logs import scope
-from models.documents.api import app as documents
-from models.lockers.api import app as lockers
+from tatami_functions.common import tokens
+from tatami_functions.common.repository import forget_instances
+from tatami_functions.common.tokens import encode_token
+from tatami_functions.models.campaigns.api import app as campaigns
+from tatami_functions.models.carts.api import app as carts
+from tatami_functions.models.devices.api import app as devices
+from tatami_functions.models.devices.logs import scope
+from tatami_functions.models.documents import bodies
+from tatami_functions.models.documents.api import app as documents
+from tatami_functions.models.lockers.api import app as lockers
 from tests.support.lambda_runtime import assert_400_naming, resolve
 
 TABLES = ["DEVICE_LOGS_TABLE", "CARTS_TABLE", "DOCUMENTS_TABLE", "LOCKERS_TABLE", "CAMPAIGN_USERS_TABLE"]
@@ -47,9 +47,9 @@ def _environment(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     for name in TABLES:
         monkeypatch.setenv(name, "no-such-table")
     monkeypatch.setenv("DOCUMENTS_BUCKET", "no-such-bucket")
-    monkeypatch.setattr(common.tokens, "_secret", lambda: b"unit-test-key")
+    monkeypatch.setattr(tokens, "_secret", lambda: b"unit-test-key")
     # The tables and bucket built here name no real ones: drop them afterwards.
-    monkeypatch.setattr(models.documents.bodies, "_default", None)
+    monkeypatch.setattr(bodies, "_default", None)
     forget_instances()
     yield
     forget_instances()

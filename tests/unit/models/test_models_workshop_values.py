@@ -8,9 +8,17 @@ from datetime import date
 import pytest
 from pydantic import ValidationError
 
-from models.carts.models import ItemField, ShipToIn, assemble, field_adapter, item_row, ship_to_row
-from models.documents.bodies import pack, unpack
-from models.documents.models import (
+from tatami.samples.models_workshop import sample_data
+from tatami_functions.models.carts.models import (
+    ItemField,
+    ShipToIn,
+    assemble,
+    field_adapter,
+    item_row,
+    ship_to_row,
+)
+from tatami_functions.models.documents.bodies import pack, unpack
+from tatami_functions.models.documents.models import (
     INLINE_MAX_BYTES,
     MAX_DOCUMENT_BYTES,
     DocumentIn,
@@ -19,9 +27,8 @@ from models.documents.models import (
     query_read_units,
     status_with_created_on,
 )
-from models.lockers.models import area_prefix, normalize_location
-from models.lockers.prefectures import PREFECTURES, check_prefecture
-from tatami.samples.models_workshop import sample_data
+from tatami_functions.models.lockers.models import area_prefix, normalize_location
+from tatami_functions.models.lockers.prefectures import PREFECTURES, check_prefecture
 
 SEED_CART = sample_data()["carts"]["MAX"]  # the seed's JSON, verbatim
 

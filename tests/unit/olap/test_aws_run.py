@@ -12,9 +12,9 @@ import boto3
 import pytest
 from botocore.stub import ANY, Stubber
 
-from olap.exports import TableExports
-from olap.run import run_aws
-from olap.settings import ExportSettings
+from tatami_functions.olap.exports import TableExports
+from tatami_functions.olap.run import run_aws
+from tatami_functions.olap.settings import ExportSettings
 
 NOW = datetime(2024, 5, 2, 12, 0, tzinfo=UTC)
 TABLE = "arn:aws:dynamodb:us-east-1:123456789012:table/Orders"

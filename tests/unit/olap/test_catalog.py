@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from olap.catalog import named_queries, view_sql, views, views_used, with_views
-from olap.tables import DECLARED, exported_table
 from tatami.olap import duck
+from tatami_functions.olap.catalog import named_queries, view_sql, views, views_used, with_views
+from tatami_functions.olap.tables import DECLARED, exported_table
 
 # DuckDB-only (or Trino-only) syntax the shared files must not use.
 NOT_PORTABLE = [

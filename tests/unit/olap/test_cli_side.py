@@ -7,9 +7,9 @@ from decimal import Decimal
 import boto3
 from botocore.stub import Stubber
 
-from olap.catalog import named_queries, with_views
 from tatami.olap import athena
 from tatami.olap.render import render
+from tatami_functions.olap.catalog import named_queries, with_views
 
 
 def test_athena_runs_the_named_query_with_its_views_in_the_workgroup() -> None:

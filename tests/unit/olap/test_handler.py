@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from olap import handler as export_handler
-from olap.exceptions import ExportError, SettingsError
-from olap.run import ExportOutcome
+from tatami_functions.olap import handler as export_handler
+from tatami_functions.olap.exceptions import ExportError, SettingsError
+from tatami_functions.olap.run import ExportOutcome
 from tests.support.lambda_runtime import FakeContext
 
 ENV = {

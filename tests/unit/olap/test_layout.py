@@ -10,8 +10,8 @@ from types import ModuleType
 
 import pytest
 
-from olap import catalog, exports, glue, layout, plan, run, settings, tables
-from olap.layout import DataFile, Summary, item_line, new_export_id, newest
+from tatami_functions.olap import catalog, exports, glue, layout, plan, run, settings, tables
+from tatami_functions.olap.layout import DataFile, Summary, item_line, new_export_id, newest
 
 # The fields of a full export's manifest-summary.json (AWS documentation, "export output format").
 AWS_SUMMARY_FIELDS = {

@@ -6,9 +6,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from olap.exceptions import PlanError
-from olap.exports import COMPLETED, FULL, INCREMENTAL, RUNNING, ExportRecord
-from olap.plan import History, decide
+from tatami_functions.olap.exceptions import PlanError
+from tatami_functions.olap.exports import COMPLETED, FULL, INCREMENTAL, RUNNING, ExportRecord
+from tatami_functions.olap.plan import History, decide
 
 NOW = datetime(2024, 5, 2, 12, 0, tzinfo=UTC)
 HOUR = timedelta(hours=1)

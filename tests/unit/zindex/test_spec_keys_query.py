@@ -8,7 +8,7 @@ from decimal import Decimal as D
 
 import pytest
 
-from places.schema import PLACES, POPULATION_CEILING
+from tatami_functions.places.schema import PLACES, POPULATION_CEILING
 from zindex import Attribute, BadQueryError, IndexedTable, SearchQuery, SortedIndex, UnencodableError, ZIndex
 from zindex.keys import bucket_shift, index_keys, indexable, live_buckets
 from zorder import Fixed, UInt

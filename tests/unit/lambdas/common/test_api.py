@@ -1,4 +1,4 @@
-"""The conventions every route shares (lambdas/common/api.py), on a resolver of their own."""
+"""The conventions every route shares (lambdas/tatami_functions/common/api.py), on a resolver of their own."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from aws_lambda_powertools.event_handler.openapi.params import Body
 from pydantic import BaseModel
 
-from common.api import create_resolver
+from tatami_functions.common.api import create_resolver
 from tests.support.lambda_runtime import FakeContext, api_event, status_and_body
 
 

@@ -1,11 +1,11 @@
-"""lambdas/common/openapi.py: the document declares what every route answers (found by fuzzing:
+"""tatami_functions.common.openapi: the document declares what every route answers (found by fuzzing:
 132 status codes the document did not declare)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from common.openapi import ERROR_SCHEMA_NAME, conventional_responses
+from tatami_functions.common.openapi import ERROR_SCHEMA_NAME, conventional_responses
 
 POWERTOOLS_422 = {
     "description": "Validation Error",

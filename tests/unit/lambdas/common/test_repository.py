@@ -1,4 +1,5 @@
-"""lambdas/common/repository.py: SDK errors translated, the client created lazily, one instance per class."""
+"""tatami_functions.common.repository: SDK errors translated, the client created lazily, one instance
+per class."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ import pytest
 from botocore.config import Config
 from botocore.exceptions import ClientError, EndpointConnectionError
 
-import common.repository
-from common.repository import CONDITION_FAILED, TableRepository, forget_instances
+from tatami_functions.common import repository
+from tatami_functions.common.repository import CONDITION_FAILED, TableRepository, forget_instances
 
 
 class Unavailable(Exception):
@@ -123,7 +124,7 @@ def test_the_client_is_created_on_first_use_with_the_config_and_kept(monkeypatch
         made.append((service, config))
         return FakeClient({})
 
-    monkeypatch.setattr(common.repository.boto3, "client", fake_client)
+    monkeypatch.setattr(repository.boto3, "client", fake_client)
     things, sharded = Things("T"), Sharded("S")
     assert made == []  # nothing at construction: a cold start pays only for what it uses
     assert things.client is things.client
@@ -132,7 +133,7 @@ def test_the_client_is_created_on_first_use_with_the_config_and_kept(monkeypatch
 
 
 def test_an_injected_client_is_used_as_is(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(common.repository.boto3, "client", lambda *a, **k: pytest.fail("created a client"))
+    monkeypatch.setattr(repository.boto3, "client", lambda *a, **k: pytest.fail("created a client"))
     client = FakeClient({})
     assert Things("T", client=client).client is client
 
@@ -158,4 +159,4 @@ def test_from_environment_names_the_missing_variable(monkeypatch: pytest.MonkeyP
 
 
 def test_examples() -> None:
-    assert doctest.testmod(common.repository, optionflags=doctest.ELLIPSIS).failed == 0
+    assert doctest.testmod(repository, optionflags=doctest.ELLIPSIS).failed == 0

@@ -1,4 +1,4 @@
-"""lambdas/common/tokens.py: page tokens round-trip and refuse tampering or another scope."""
+"""lambdas/tatami_functions/common/tokens.py: page tokens round-trip and refuse tampering or another scope."""
 
 from decimal import Decimal
 
@@ -7,7 +7,7 @@ from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from hypothesis import given
 from hypothesis import strategies as st
 
-from common.tokens import decode_token, encode_token
+from tatami_functions.common.tokens import decode_token, encode_token
 
 KEY = b"test-key"
 cursors = st.dictionaries(

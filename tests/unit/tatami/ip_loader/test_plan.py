@@ -8,11 +8,11 @@ from collections import defaultdict
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from ip_lookup.addresses import V4, V6, Address, parse_address, prefix_of
-from ip_lookup.keys import Piece
 from tatami.ip_loader.exceptions import InvalidSourceError
 from tatami.ip_loader.plan import MAX_PIECES_PER_ROW, chunks, plan
 from tatami.ip_loader.source import Row
+from tatami_functions.ip_lookup.addresses import V4, V6, Address, parse_address, prefix_of
+from tatami_functions.ip_lookup.keys import Piece
 from tests.unit.ip_lookup.ranges_oracle import Range, datasets
 
 

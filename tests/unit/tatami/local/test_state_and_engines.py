@@ -30,7 +30,7 @@ def test_a_second_start_says_where_the_first_one_serves(tmp_path: Path) -> None:
 
 
 def test_the_cli_refuses_a_second_local_cloud(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(local_command, "WORK_DIR", tmp_path)
+    monkeypatch.setenv("TATAMI_LOCAL_DIR", str(tmp_path))
     running = RunningState(tmp_path)
     running.publish({"api_url": "http://127.0.0.1:3000"})
     try:

@@ -1,0 +1,164 @@
+"""The HTTP conventions of every tatami route.
+
+JSON in and out; 400 with a message naming the field for bad input (Powertools answers 422 by
+default, our contract says 400), including bodies that are not UTF-8 JSON; 415 for bodies of another
+type (multipart forms included); 404 JSON for unknown routes and ids; a crash is left to Lambda, so
+API Gateway answers 502 and the request id is in the log. `openapi.py` beside this module makes the
+OpenAPI document say the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from http import HTTPStatus
+from typing import Any
+
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
+from aws_lambda_powertools.event_handler.middlewares.openapi_validation import (
+    OpenAPIRequestValidationMiddleware,
+)
+from aws_lambda_powertools.event_handler.openapi.exceptions import (
+    RequestUnsupportedContentType,
+    RequestValidationError,
+)
+from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
+
+from tatami_functions.common.observability import logger
+
+FORM_CONTENT_TYPE = "application/x-www-form-urlencoded"
+MULTIPART_CONTENT_TYPE = "multipart/"
+
+# `responses=` of routes answering other than 200 (Powertools documents 200 unless told otherwise).
+CREATED: dict[int, OpenAPIResponse] = {201: {"description": "created"}}
+CREATED_OR_REPLACED: dict[int, OpenAPIResponse] = {200: {"description": "replaced"}, **CREATED}
+NO_CONTENT: dict[int, OpenAPIResponse] = {204: {"description": "removed"}}
+
+
+class _JsonBodies(OpenAPIRequestValidationMiddleware):
+    """Powertools' request validation, reading every body as UTF-8 JSON.
+
+    Powertools would parse a multipart form into fields (no tatami route takes one: 415), and a
+    body that is not UTF-8 escapes it as a UnicodeDecodeError (a crash, so a 502): here it is a 400
+    naming the body.
+    """
+
+    def _get_body(self, app: Any) -> dict[str, Any]:
+        content_type = app.current_event.headers.get("content-type", "").strip().lower()
+        if content_type.startswith(MULTIPART_CONTENT_TYPE):
+            raise RequestUnsupportedContentType("Unsupported content type", errors=[])
+        try:
+            body: dict[str, Any] = super()._get_body(app)
+        except UnicodeDecodeError:
+            raise RequestValidationError(
+                [
+                    {
+                        "type": "unicode_invalid",
+                        "loc": ("body",),
+                        "msg": "is not UTF-8 (JSON must be)",
+                        "input": {},
+                    }
+                ]
+            ) from None
+        return body
+
+
+class JsonResolver(APIGatewayRestResolver):
+    """A REST resolver whose request bodies are JSON whatever ``Content-Type`` says.
+
+    ``curl -d '{...}'`` sends ``application/x-www-form-urlencoded`` unless told otherwise, and Powertools
+    would parse such a body as a form (every JSON field "missing"). No tatami route takes a form, so
+    that content type is read as JSON; any other non-JSON type is still refused (415).
+    """
+
+    def resolve(self, event: Mapping[str, Any], context: Any) -> dict[str, Any]:
+        headers = event.get("headers") or {}
+        form = [
+            k for k, v in headers.items() if k.lower() == "content-type" and v.startswith(FORM_CONTENT_TYPE)
+        ]
+        if form:
+            event = {
+                **event,
+                "headers": {**headers, **dict.fromkeys(form, "application/json")},
+                "multiValueHeaders": {
+                    **(event.get("multiValueHeaders") or {}),
+                    **{name: ["application/json"] for name in form},
+                },
+            }
+        return super().resolve(event, context)
+
+
+def create_resolver() -> APIGatewayRestResolver:
+    """A REST resolver with request validation and tatami's error shapes.
+
+    >>> app = create_resolver()
+    >>> @app.get("/ping")
+    ... def ping() -> dict[str, str]:
+    ...     return {"pong": "yes"}
+    """
+    app = JsonResolver(enable_validation=True)
+    app._request_validation_middleware = _JsonBodies()  # type: ignore[no-untyped-call]  # no option for it
+
+    @app.exception_handler(RequestValidationError)
+    def _invalid_request(exc: RequestValidationError) -> Response[Any]:
+        errors = [describe_error(error) for error in exc.errors()]
+        logger.info("rejected request", extra={"errors": errors})
+        message = "; ".join(f"{e['field']}: {e['message']}" for e in errors)
+        return json_response(HTTPStatus.BAD_REQUEST, {"message": message, "errors": errors})
+
+    @app.exception_handler(RequestUnsupportedContentType)
+    def _unsupported_body(_exc: RequestUnsupportedContentType) -> Response[Any]:
+        content_type = app.current_event.headers.get("content-type", "")
+        message = f"request bodies are JSON; Content-Type {content_type} is not supported"
+        errors = [{"field": "Content-Type", "in": "header", "message": message}]
+        return json_response(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, {"message": message, "errors": errors})
+
+    @app.not_found
+    def _no_route(_exc: Exception) -> Response[Any]:
+        event = app.current_event
+        return json_response(
+            HTTPStatus.NOT_FOUND, {"message": f"no route for {event.http_method} {event.path}"}
+        )
+
+    return app
+
+
+def describe_error(error: dict[str, Any]) -> dict[str, str]:
+    """Turn one pydantic error into `{"field", "in", "message"}` with the field named plainly.
+
+    >>> describe_error({"loc": ("query", "latitude_min"), "msg": "Input should be a valid number"})
+    {'field': 'latitude_min', 'in': 'query', 'message': 'Input should be a valid number'}
+    """
+    location: Sequence[Any] = error.get("loc", ())
+    source = str(location[0]) if location else "request"
+    names = [str(part) for part in location[1:] if isinstance(part, str)]
+    if error.get("type") == "json_invalid":
+        return {"field": "body", "in": "body", "message": "is not valid JSON"}
+    field = ".".join(names) or source
+    return {"field": field, "in": source, "message": str(error.get("msg", "is invalid"))}
+
+
+def json_response(status: int, body: Any) -> Response[Any]:
+    return Response(status_code=int(status), content_type=content_types.APPLICATION_JSON, body=body)
+
+
+ErrorAnswer = tuple[HTTPStatus, str]  # the status, and the message (`{exc}` stands for the error's text)
+
+
+def answer_errors(app: APIGatewayRestResolver, answers: Mapping[type[Exception], ErrorAnswer]) -> None:
+    """Answer each of a service's errors with its status and a JSON `message`.
+
+    >>> app = create_resolver()
+    >>> answer_errors(app, {LookupError: (HTTPStatus.NOT_FOUND, "no such thing: {exc}")})
+    >>> answer = app.exception_handler_manager.lookup_exception_handler(LookupError)(LookupError("x"))
+    >>> answer.status_code, answer.body
+    (404, {'message': 'no such thing: x'})
+    """
+    for error, (status, message) in answers.items():
+        app.exception_handler(error)(_answer(status, message))
+
+
+def _answer(status: HTTPStatus, message: str) -> Any:
+    def answer(exc: Exception) -> Response[Any]:
+        return json_response(status, {"message": message.format(exc=exc)})
+
+    return answer

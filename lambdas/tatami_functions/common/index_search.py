@@ -1,0 +1,79 @@
+"""A search route over the Z-index engine, for any service whose table the engine indexes.
+
+What every such route shares: the engine's searcher of this execution environment (its declaration
+from ``ZINDEX_SPEC``), the signed ``next`` token around the engine's cursor, the page as JSON (items
+without index keys, the stats, every candidate plan with ``explain``), one log line per page, and the
+engine's BadQueryError as a 400 naming the field. A service's route only turns its parameters into
+bounds. Functions using it need the zorder layer (the engine lives there).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from functools import cache
+from http import HTTPStatus
+from typing import Any
+
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
+
+from tatami_functions.common.api import json_response
+from tatami_functions.common.observability import logger
+from tatami_functions.common.tokens import decode_token, encode_token
+from zindex import BadQueryError, Cursor, IndexedTable, SearchQuery
+from zindex.dynamodb import IndexRepository
+from zindex.optimizer import explain
+from zindex.search import Searcher, public
+
+
+@cache
+def searcher() -> Searcher:
+    """The search of this execution environment (statistics and clients kept while warm)."""
+    return Searcher(IndexRepository(IndexedTable.from_env(os.environ)))
+
+
+def query(bounds: Mapping[str, tuple[Any, Any]]) -> SearchQuery:
+    """The engine's query for the given bounds (an attribute left open on both sides is absent)."""
+    return SearchQuery(searcher().table, {k: v for k, v in bounds.items() if v != (None, None)})
+
+
+def item(stored: Mapping[str, Any]) -> dict[str, Any]:
+    """A stored item as the API returns it: no index keys, numbers as JSON numbers."""
+    return public(searcher().table, stored)
+
+
+def search_page(
+    request: SearchQuery, scope: str, limit: int, token: str | None, with_plan: bool
+) -> dict[str, Any]:
+    """One page of the search: ``{"items", "next", "stats"}``, plus ``"plan"`` (every candidate with its
+    estimate and cost) when ``with_plan``. ``stats`` holds this page's items read, Queries and read
+    units, the index and plan chosen, the plan's estimate for the whole search, and the index lag.
+    ``next`` is signed for this query under ``scope``: replayed against another it is a 400."""
+    engine, signed_for = searcher(), request.scope(scope)
+    cursor = Cursor.from_json(decode_token(token, signed_for)) if token else None
+    page = engine.search(request, limit, cursor)
+    if engine.planned_without_statistics:
+        logger.warning(
+            "planning without statistics; run `tatami zindex analyze`",
+            extra={"reason": engine.planned_without_statistics},
+        )
+    logger.info("search page", extra={**page.stats_json(), "planning_ms": round(page.planning_ms, 2)})
+    body: dict[str, Any] = {
+        "items": [public(engine.table, found) for found in page.items],
+        "next": None if page.cursor is None else encode_token(page.cursor.to_json(), signed_for),
+        "stats": page.stats_json(),
+    }
+    if with_plan:
+        body["plan"] = explain(page.choice)
+    return body
+
+
+def answer_bad_queries(app: APIGatewayRestResolver) -> None:
+    """The engine's BadQueryError as our 400: the message and the field it names."""
+
+    @app.exception_handler(BadQueryError)
+    def _bad_query(exc: BadQueryError) -> Response[Any]:
+        return json_response(
+            HTTPStatus.BAD_REQUEST,
+            {"message": str(exc), "errors": [{"field": exc.field, "in": "query", "message": exc.reason}]},
+        )

@@ -1,0 +1,51 @@
+"""The deployed stack's public contract: its name and the names of the outputs it declares.
+
+The CDK app (`infra`, in a checkout only) writes these outputs; the CLI (`tatami`) reads them from
+CloudFormation after `cdk deploy`, or from the local cloud, which serves the same template. Both
+import the names from here, so the two cannot drift and the CLI finds a deployed stack without
+`infra`. It lives in `common`, below both of them in the import layers; no function reads it.
+"""
+
+from __future__ import annotations
+
+STACK_NAME = "Tatami"
+
+OUTPUT_API_URL = "ApiUrl"
+OUTPUT_OPENAPI_URL = "OpenApiUrl"
+# Seed 001/002 data models (infra/constructs/forum_orders_businesses.py).
+OUTPUT_FORUMS_TABLE = "ForumsTableName"
+OUTPUT_THREADS_TABLE = "ThreadsTableName"
+OUTPUT_REPLIES_TABLE = "RepliesTableName"
+OUTPUT_ORDERS_TABLE = "OrdersTableName"
+OUTPUT_CUSTOMERS_TABLE = "CustomersTableName"
+OUTPUT_BUSINESSES_TABLE = "BusinessesTableName"
+OUTPUT_COUNTER_SHARDS_TABLE = "CounterShardsTableName"
+OUTPUT_COUNTERS_TABLE = "CountersTableName"
+OUTPUT_COUNTER_IDEMPOTENCY_TABLE = "CounterIdempotencyTableName"
+OUTPUT_COUNTER_ROLLUP_FAILURES = "CounterRollupFailureQueueUrl"
+# Seed 003 IP lookup (infra/constructs/ip_lookup.py).
+OUTPUT_IP_RANGES_TABLE = "IpRangesTableName"
+# Seed 004 data models (infra/constructs/models_workshop.py).
+OUTPUT_DEVICE_LOGS_TABLE = "DeviceLogsTableName"
+OUTPUT_CARTS_TABLE = "CartsTableName"
+OUTPUT_DOCUMENTS_TABLE = "DocumentsTableName"
+OUTPUT_LOCKERS_TABLE = "LockersTableName"
+OUTPUT_CAMPAIGN_USERS_TABLE = "CampaignUsersTableName"
+OUTPUT_WORKSHOP_BUCKET = "WorkshopBucketName"
+# Seed 004 labs (infra/constructs/labs.py).
+OUTPUT_INVOICES_TABLE = "InvoiceAndBillingTableName"
+OUTPUT_EMPLOYEES_TABLE = "EmployeesTableName"
+OUTPUT_LOGFILE_TABLE = "LogfileTableName"
+OUTPUT_LOGFILE_REPLICA_TABLE = "LogfileReplicaTableName"
+OUTPUT_REPLICATION_FAILURES = "ReplicationFailureQueueUrl"
+# OLAP export (infra/constructs/olap.py): the bucket, the exported tables (JSON: key -> table ARN), Athena.
+OUTPUT_OLAP_BUCKET = "OlapBucketName"
+OUTPUT_OLAP_TABLES = "OlapTables"
+OUTPUT_OLAP_DATABASE = "OlapDatabaseName"
+OUTPUT_OLAP_WORKGROUP = "OlapWorkGroupName"
+# Places (infra/constructs/places.py): the table, the Z-order index settings (JSON), the failure queue.
+OUTPUT_PLACES_TABLE = "PlacesTableName"
+OUTPUT_PLACES_ZINDEX = "PlacesZIndex"
+OUTPUT_PLACES_FAILURES = "PlacesMaintainerFailureQueueUrl"
+# Every indexed table has a <Name>ZIndex output holding its declaration (`tatami zindex --table name`).
+OUTPUT_ORDERS_ZINDEX = "OrdersZIndex"

@@ -1,0 +1,108 @@
+"""Document bodies: gzip inline in the item when small, S3 objects when not (see models.py for why).
+
+Every upload gets a new object key (`documents/<report_id>/<random>`), so a concurrent writer can
+never overwrite the object a live item points to; the service deletes the old object after the item
+has moved on.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import uuid
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import boto3
+from botocore.exceptions import BotoCoreError, ClientError
+
+from tatami_functions.models.documents.exceptions import DocumentsUnavailableError
+from tatami_functions.models.documents.models import INLINE_MAX_BYTES
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+
+BUCKET_ENV = "DOCUMENTS_BUCKET"
+PREFIX = "documents/"
+
+
+@dataclass(frozen=True, slots=True)
+class Packed:
+    """A body ready to store: compressed bytes to keep inline, or None when it belongs in S3."""
+
+    text: str
+    inline: bytes | None
+
+
+def pack(text: str, inline_max: int = INLINE_MAX_BYTES) -> Packed:
+    """Compress a body and decide where it goes (`mtime=0`: the same text packs to the same bytes).
+
+    >>> pack("売上" * 1000).inline is not None  # repetitive text compresses far below 8 KiB
+    True
+    >>> import os
+    >>> pack(os.urandom(20_000).hex()).inline is None  # random hex does not
+    True
+    """
+    compressed = gzip.compress(text.encode(), mtime=0)
+    return Packed(text, compressed if len(compressed) <= inline_max else None)
+
+
+def unpack(compressed: bytes) -> str:
+    """The text of an inline body.
+
+    >>> unpack(gzip.compress("紀尾井町".encode()))
+    '紀尾井町'
+    """
+    return gzip.decompress(compressed).decode()
+
+
+def new_key(report_id: str) -> str:
+    return f"{PREFIX}{report_id}/{uuid.uuid4().hex}"
+
+
+class DocumentBodies:
+    """The S3 side of document bodies.
+
+    >>> DocumentBodies("tatami-documents").put("documents/r1/abc", "text")  # doctest: +SKIP
+    """
+
+    def __init__(self, bucket: str, client: S3Client | None = None) -> None:
+        self.bucket, self._client = bucket, client
+
+    @property
+    def client(self) -> S3Client:
+        if self._client is None:
+            self._client = boto3.client("s3")
+        return self._client
+
+    def put(self, key: str, text: str) -> None:
+        try:
+            self.client.put_object(
+                Bucket=self.bucket, Key=key, Body=text.encode(), ContentType="text/plain; charset=utf-8"
+            )
+        except (ClientError, BotoCoreError) as exc:
+            raise DocumentsUnavailableError(f"cannot store a document body: {exc}") from exc
+
+    def get(self, key: str) -> str:
+        try:
+            data: bytes = self.client.get_object(Bucket=self.bucket, Key=key)["Body"].read()
+        except (ClientError, BotoCoreError) as exc:
+            raise DocumentsUnavailableError(f"cannot read a document body: {exc}") from exc
+        return data.decode()
+
+    def delete(self, key: str) -> None:
+        try:
+            self.client.delete_object(Bucket=self.bucket, Key=key)
+        except (ClientError, BotoCoreError) as exc:
+            raise DocumentsUnavailableError(f"cannot delete a document body: {exc}") from exc
+
+
+_default: DocumentBodies | None = None
+
+
+def default_bodies() -> DocumentBodies:
+    """The function's bucket, named by its environment (one client per execution environment)."""
+    global _default
+    if _default is None:
+        _default = DocumentBodies(os.environ[BUCKET_ENV])
+    return _default

@@ -1,0 +1,179 @@
+"""The Orders table (seed 002) and the Customers summary table: writes, reads, ClientError translation.
+
+Placing an order is one TransactWriteItems: the order (only if its id is new) and the customer's
+summary (order count, total spent, last order), so the two never disagree. Reads are GetItem or one
+Query on a named index; the sharded status index is read by `models.orders.sharded`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from botocore.exceptions import ClientError
+
+from tatami_functions.common.listing import (
+    Item,
+    ListPage,
+    ReadStats,
+    cut,
+    default_client,
+    low_level,
+    plain,
+    start_key,
+)
+from tatami_functions.models.orders import keys
+from tatami_functions.models.orders.exceptions import (
+    CustomerNotFoundError,
+    OrderExistsError,
+    OrderNotFoundError,
+)
+from tatami_functions.models.orders.models import CustomerOrdersQuery, Status
+from tatami_functions.models.orders.sharded import ShardPage
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
+
+
+@dataclass(frozen=True, slots=True)
+class OrdersTables:
+    orders: str
+    customers: str
+    shards: int = 10  # N of StatusOrders: readers query 1..N, so only ever raise it
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.shards <= keys.MAX_SHARDS:
+            raise ValueError(f"ORDER_STATUS_SHARDS {self.shards} must be within 1..{keys.MAX_SHARDS}")
+
+    @classmethod
+    def from_env(cls) -> OrdersTables:
+        env = os.environ
+        return cls(env["ORDERS_TABLE_NAME"], env["CUSTOMERS_TABLE_NAME"], int(env["ORDER_STATUS_SHARDS"]))
+
+
+class OrdersRepository:
+    """Reads and writes orders and customer summaries."""
+
+    def __init__(self, tables: OrdersTables, client: DynamoDBClient | None = None) -> None:
+        self.tables = tables
+        self._client = client
+
+    @property
+    def client(self) -> DynamoDBClient:
+        return self._client or default_client()
+
+    def place(self, order: Mapping[str, Any], shard: int) -> dict[str, Any]:
+        """Write the order and update its customer's summary in one transaction.
+
+        `order` holds OrderId, CustomerId, OrderDate, Status and Total; raises OrderExistsError if
+        the OrderId is taken (nothing is written then).
+        """
+        item = low_level({**order, **keys.derived_keys(Status(order["Status"]), order["OrderDate"], shard)})
+        try:
+            self.client.transact_write_items(TransactItems=self._placement(item))
+        except ClientError as exc:
+            reasons = exc.response.get("CancellationReasons", [])
+            if reasons and reasons[0].get("Code") == "ConditionalCheckFailed":
+                raise OrderExistsError(order["OrderId"]) from exc
+            raise
+        return plain(item, keys.DERIVED)
+
+    def _placement(self, item: Item) -> list[Any]:
+        """The order's Put (only if its id is new) and the summary's Update (created on a first order)."""
+        put = {
+            "TableName": self.tables.orders,
+            "Item": item,
+            "ConditionExpression": "attribute_not_exists(OrderId)",
+        }
+        update = {
+            "TableName": self.tables.customers,
+            "Key": {"CustomerId": item["CustomerId"]},
+            "UpdateExpression": "ADD OrderCount :one, TotalSpent :total "
+            "SET LastOrderDate = :date, LastOrderId = :id",
+            "ExpressionAttributeValues": {
+                ":one": {"N": "1"},
+                ":total": item["Total"],
+                ":date": item["OrderDate"],
+                ":id": item["OrderId"],
+            },
+        }
+        return [{"Put": put}, {"Update": update}]
+
+    def get_order(self, order_id: str) -> dict[str, Any]:
+        return plain(self._order_item(order_id), keys.DERIVED)
+
+    def set_status(self, order_id: str, status: Status) -> dict[str, Any]:
+        """Change an order's status and, with it, the composite and sharded keys derived from it."""
+        current = self._order_item(order_id)
+        derived = keys.derived_keys(status, current["OrderDate"]["S"], int(current["Shard"]["N"]))
+        try:
+            response = self.client.update_item(
+                TableName=self.tables.orders,
+                Key={"OrderId": {"S": order_id}},
+                UpdateExpression="SET #status = :status, StatusDate = :sd, StatusShard = :ss",
+                # OrderDate and Shard never change, so the keys derived above stay right.
+                ConditionExpression="attribute_exists(OrderId) AND OrderDate = :date",
+                ExpressionAttributeNames={"#status": "Status"},
+                ExpressionAttributeValues={
+                    ":status": {"S": status.value},
+                    ":sd": {"S": derived["StatusDate"]},
+                    ":ss": {"S": derived["StatusShard"]},
+                    ":date": current["OrderDate"],
+                },
+                ReturnValues="ALL_NEW",
+            )
+        except self.client.exceptions.ConditionalCheckFailedException as exc:
+            raise OrderNotFoundError(order_id) from exc  # deleted between the read and the write
+        return plain(response["Attributes"], keys.DERIVED)
+
+    def get_customer(self, customer_id: str) -> dict[str, Any]:
+        response = self.client.get_item(
+            TableName=self.tables.customers, Key={"CustomerId": {"S": customer_id}}
+        )
+        if "Item" not in response:
+            raise CustomerNotFoundError(customer_id)
+        return plain(response["Item"])
+
+    def customer_orders(self, query: CustomerOrdersQuery, limit: int, cursor: Item | None) -> ListPage:
+        """One Query on CustomerOrders or CustomerStatusOrders (see `keys.customer_condition`)."""
+        index, condition, values = keys.customer_condition(query)
+        response = self.client.query(
+            TableName=self.tables.orders,
+            IndexName=index,
+            KeyConditionExpression=condition,
+            ExpressionAttributeValues=values,
+            ScanIndexForward=not query.descending,
+            Limit=limit + 1,
+            ReturnConsumedCapacity="TOTAL",
+            **start_key(cursor),
+        )
+        items, next_key = cut(
+            response["Items"], response.get("LastEvaluatedKey"), limit, keys.INDEX_KEYS[index]
+        )
+        return ListPage([plain(item, keys.DERIVED) for item in items], next_key, ReadStats.of(response))
+
+    def status_shard(
+        self, status: Status, since: str | None, shard: int, start: Item | None, limit: int
+    ) -> ShardPage:
+        """One shard of StatusOrders: `Status#shard`, OrderDate >= since, in OrderDate order."""
+        condition, values = keys.shard_condition(status, shard, since)
+        response = self.client.query(
+            TableName=self.tables.orders,
+            IndexName=keys.STATUS_ORDERS,
+            KeyConditionExpression=condition,
+            ExpressionAttributeValues=values,
+            Limit=limit,
+            ReturnConsumedCapacity="TOTAL",
+            **start_key(start),
+        )
+        return ShardPage(response["Items"], response.get("LastEvaluatedKey"), ReadStats.of(response))
+
+    def _order_item(self, order_id: str) -> Item:
+        response = self.client.get_item(
+            TableName=self.tables.orders, Key={"OrderId": {"S": order_id}}, ConsistentRead=True
+        )
+        if "Item" not in response:
+            raise OrderNotFoundError(order_id)
+        return response["Item"]

@@ -1,0 +1,16 @@
+"""The export function's clients: `common.clients.aws_client` with more retries and a bigger pool."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from botocore.config import Config
+
+from tatami_functions.common.clients import aws_client
+
+_CONFIG = Config(max_pool_connections=32, retries={"mode": "standard", "max_attempts": 5})
+
+
+def client(service: str) -> Any:
+    """The one client of `service` in this execution environment (thread-safe, as boto3 clients are)."""
+    return aws_client(service, _CONFIG)

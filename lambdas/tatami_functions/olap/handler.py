@@ -1,0 +1,49 @@
+"""The export function: on its schedule (and when invoked) export every configured table.
+
+The event may name `tables` (keys) and `kind` (auto, full, incremental); a scheduled event asks
+for `auto`. On the local cloud (TATAMI_LOCAL), DynamoDB Local has no export API, so the same run
+is made by a parallel scan into the local S3. Any failed table fails the invocation after the
+others were done, so the schedule's retry (same event id, same client tokens) starts nothing twice.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from aws_lambda_powertools import Logger, Metrics
+from aws_lambda_powertools.metrics import MetricUnit
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from tatami_functions.olap.clients import client
+from tatami_functions.olap.exceptions import ExportError
+from tatami_functions.olap.exports import TableExports
+from tatami_functions.olap.run import ExportOutcome, run_aws, run_local
+from tatami_functions.olap.settings import ExportSettings
+
+logger = Logger()
+metrics = Metrics()
+
+
+@logger.inject_lambda_context
+@metrics.log_metrics
+def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    settings = ExportSettings.from_env().select(event.get("tables"))
+    kind = str(event.get("kind", "auto"))
+    if os.environ.get("TATAMI_LOCAL"):
+        outcomes = run_local(settings, client("dynamodb"), client("s3"), kind=kind)
+    else:
+        exports = TableExports(client("dynamodb"), client("s3"))
+        outcomes = run_aws(settings, exports, client("glue"), kind=kind, seed=str(event.get("id", "")))
+    return report(outcomes)
+
+
+def report(outcomes: list[ExportOutcome]) -> dict[str, Any]:
+    """Log and count each table's outcome; raise when any failed."""
+    for outcome in outcomes:
+        logger.info(outcome.line(), extra=outcome.to_json())
+        metrics.add_metric(name=f"Exports_{outcome.action}", unit=MetricUnit.Count, value=1)
+    failed = [outcome.line() for outcome in outcomes if outcome.action == "failed"]
+    if failed:
+        raise ExportError("; ".join(failed))
+    return {"exports": [outcome.to_json() for outcome in outcomes]}

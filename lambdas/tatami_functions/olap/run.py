@@ -1,0 +1,166 @@
+"""One export run over the configured tables: in AWS through the export API, locally by a scan.
+
+Both the scheduled function and `tatami export` call these, so a run means the same everywhere.
+Each table is planned, published (its Glue table moved to its newest full export) and started on
+its own; a table that fails does not stop the others, and is reported as `failed`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from tatami_functions.olap.exceptions import OlapError, PlanError
+from tatami_functions.olap.exports import ExportRecord, TableExports, client_token
+from tatami_functions.olap.glue import publish, s3_location
+from tatami_functions.olap.plan import Decision, History, decide
+from tatami_functions.olap.settings import ExportSettings
+
+Log = Callable[[str], None]
+
+
+@dataclass
+class ExportOutcome:
+    """What happened to one table: `action` is full, incremental, wait, skip or failed."""
+
+    table: str
+    action: str
+    reason: str
+    export_arn: str | None = None
+    items: int | None = None
+    seconds: float | None = None
+    location: str | None = None  # the export's folder (s3://...)
+    published: str | None = None  # the Glue location this run set, if it changed
+
+    def to_json(self) -> dict[str, Any]:
+        return {key: value for key, value in asdict(self).items() if value is not None}
+
+    def line(self) -> str:
+        """The outcome as one line of text.
+
+        >>> ExportOutcome("orders", "skip", "up to date").line()
+        'orders: skip (up to date)'
+        """
+        parts = [f"{self.table}: {self.action} ({self.reason})"]
+        if self.items is not None:
+            parts.append(f"{self.items:,} items in {self.seconds or 0:.1f} s")
+        parts.extend(part for part in (self.location, self.export_arn) if part)
+        if self.published:
+            parts.append(f"Athena now reads {self.published}")
+        return "; ".join(parts)
+
+
+def run_aws(
+    settings: ExportSettings,
+    exports: TableExports,
+    glue: Any,
+    *,
+    kind: str = "auto",
+    seed: str = "",
+    now: datetime | None = None,
+) -> list[ExportOutcome]:
+    """Plan, publish and start the export of every table of `settings` (`seed` makes retries safe)."""
+    now = now or datetime.now(UTC)
+    seed = seed or now.isoformat()
+    outcomes = []
+    for key, table_arn in settings.tables.items():
+        try:
+            outcomes.append(_run_table(settings, exports, glue, key, table_arn, kind, seed, now))
+        except OlapError as exc:
+            outcomes.append(ExportOutcome(key, "failed", str(exc)))
+    return outcomes
+
+
+def _run_table(
+    settings: ExportSettings,
+    exports: TableExports,
+    glue: Any,
+    key: str,
+    table_arn: str,
+    kind: str,
+    seed: str,
+    now: datetime,
+) -> ExportOutcome:
+    history = History.of(exports.recent(table_arn, settings.bucket, settings.s3_prefix(key)))
+    published = _publish(settings, glue, key, history.last_full)
+    decision = decide(history, now, kind, settings.full_every, settings.incremental_every)
+    record = _start(settings, exports, key, table_arn, decision, client_token(seed, table_arn), now)
+    return ExportOutcome(
+        key,
+        decision.action,
+        decision.reason,
+        export_arn=record.arn if record else None,
+        location=f"s3://{settings.bucket}/{settings.s3_prefix(key)}/" if record else None,
+        published=published,
+    )
+
+
+def _publish(settings: ExportSettings, glue: Any, key: str, last_full: ExportRecord | None) -> str | None:
+    if not settings.database or last_full is None or last_full.data_folder is None:
+        return None
+    location = s3_location(settings.bucket, last_full.data_folder)
+    return location if publish(glue, settings.database, f"raw_{key}", location) else None
+
+
+def _start(
+    settings: ExportSettings,
+    exports: TableExports,
+    key: str,
+    table_arn: str,
+    decision: Decision,
+    token: str,
+    now: datetime,
+) -> ExportRecord | None:
+    prefix = settings.s3_prefix(key)
+    if decision.action == "full":
+        return exports.start_full(table_arn, settings.bucket, prefix, token)
+    if decision.action == "incremental":
+        assert decision.since is not None
+        return exports.start_incremental(table_arn, settings.bucket, prefix, token, decision.since, now)
+    return None
+
+
+def run_local(
+    settings: ExportSettings,
+    dynamodb: Any,
+    s3: Any,
+    *,
+    kind: str = "auto",
+    segments: int = 4,
+    on_items: Callable[[int], None] | None = None,
+) -> list[ExportOutcome]:
+    """Export every table of `settings` from DynamoDB Local into the local S3, each by a parallel scan."""
+    if kind == "incremental":
+        raise PlanError("DynamoDB Local keeps no point-in-time history: local exports are full exports")
+    from tatami_functions.olap.local_export import (
+        export_table,  # the local cloud and `tatami export --local` only
+    )
+
+    outcomes = []
+    for key, table_arn in settings.tables.items():
+        started = time.perf_counter()
+        done = export_table(
+            dynamodb,
+            s3,
+            table_arn,
+            settings.bucket,
+            settings.s3_prefix(key),
+            segments=segments,
+            on_items=on_items,
+        )
+        folder = done.summary_key.rsplit("/", 1)[0]
+        outcomes.append(
+            ExportOutcome(
+                key,
+                "full",
+                "a parallel scan (DynamoDB Local has no export API)",
+                export_arn=done.summary.export_arn,
+                items=done.summary.item_count,
+                seconds=time.perf_counter() - started,
+                location=f"s3://{settings.bucket}/{folder}/",
+            )
+        )
+    return outcomes

@@ -1,0 +1,96 @@
+"""What the API accepts: a place, its id, and the search parameters (validated; errors name the field)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tatami_functions.places.schema import MAX_POPULATION
+from zindex.dynamojson import storable
+
+ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"  # ids starting with '_' are reserved (statistics)
+DEFAULT_LIMIT = 100
+# About what one DynamoDB Query page (1 MB) holds of the index: a larger page would not save a Query,
+# a smaller one makes a client reading a big box pay a Query per page (and re-read the page's tail).
+# 10,000 places are ~1.2 MB of JSON, well inside Lambda's 6 MB response.
+MAX_LIMIT = 10_000
+
+Latitude = Annotated[
+    float, Field(ge=-90, le=90, strict=True, allow_inf_nan=False, description="Degrees north")
+]
+Longitude = Annotated[
+    float, Field(ge=-180, le=180, strict=True, allow_inf_nan=False, description="Degrees east")
+]
+Population = Annotated[int, Field(ge=0, le=MAX_POPULATION, strict=True, description="Inhabitants")]
+
+
+class PlaceIn(BaseModel):
+    """The body of ``PUT /places/{id}``; every field but ``country`` is required.
+
+    >>> PlaceIn(name="Tokyo", latitude=35.6895, longitude=139.69171, population=8336599).population
+    8336599
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: Annotated[str, Field(min_length=1, max_length=256, strict=True)]
+    latitude: Latitude
+    longitude: Longitude
+    population: Population
+    country: Annotated[str | None, Field(pattern=r"^[A-Z]{2}$", description="ISO 3166-1 alpha-2 code")] = None
+
+    def attributes(self) -> dict[str, Any]:
+        """The item's attributes, numbers as DynamoDB decimals (through their shortest repr; a
+        coordinate closer to 0 than DynamoDB's smallest number, 1E-130, is stored as 0)."""
+        return {
+            "name": self.name,
+            "latitude": storable(Decimal(repr(self.latitude))),
+            "longitude": storable(Decimal(repr(self.longitude))),
+            "population": self.population,
+            "country": self.country,
+        }
+
+
+class PlaceOut(BaseModel):
+    id: str
+    name: str | None = None
+    latitude: float | None = None
+    longitude: float | None = None
+    population: int | None = None
+    country: str | None = None
+
+
+class EstimateOut(BaseModel):
+    items_read: float
+    items_returned: float
+    queries: float
+    consumed_rcu: float
+
+
+class SearchStatsOut(BaseModel):
+    items_read: int
+    items_returned: int
+    queries: int
+    consumed_rcu: float
+    index: str | None = Field(None, description="The index the plan reads (null: the table)")
+    plan: str | None = Field(None, description="The plan the optimizer chose")
+    estimate: EstimateOut | None = Field(None, description="The plan's estimate for the whole search")
+    index_lag_seconds: float = Field(0.0, description="How far behind the writes the indexes may be")
+
+
+class PlanRowOut(BaseModel):
+    plan: str
+    kind: str
+    index: str | None
+    cost: float
+    chosen: bool
+    estimate: EstimateOut
+
+
+class SearchOut(BaseModel):
+    items: list[PlaceOut]
+    next: str | None
+    stats: SearchStatsOut
+    plan: list[PlanRowOut] | None = Field(None, description="With explain=true: every candidate plan")
