@@ -51,8 +51,8 @@ from _zorder_search import REPO
 from _zorder_search.data import DECLARATION
 from _zorder_search.figures import percentile
 
-from places.schema import POPULATION_INDEX, Z_INDEX
 from tatami.samples.places import rows as place_rows
+from tatami_functions.places.schema import POPULATION_INDEX, Z_INDEX
 from zindex import SearchQuery
 from zindex.keys import index_keys
 from zindex.optimizer import choose
