@@ -8,7 +8,7 @@ bisection, bounded retries, partial batch failures and an on-failure queue.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from aws_cdk import CfnOutput, Duration, Stack
@@ -21,6 +21,9 @@ from infra.constructs.service_api import Route
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from infra.constructs.stream_consumer import stream_failure_queue, subscribe_to_stream
+from labs.employees.settings import EmployeesSettings
+from labs.invoices.settings import InvoicesSettings
+from labs.replication.settings import ReplicatorSettings
 
 S = dynamodb.AttributeType.STRING
 PACKAGES = ("labs",)
@@ -59,9 +62,15 @@ def index(
 
 
 def lab_api(
-    scope: Construct, shared: Shared, lab: str, table: dynamodb.TableV2, table_env: str, routes: list[Route]
+    scope: Construct,
+    shared: Shared,
+    lab: str,
+    table: dynamodb.TableV2,
+    environment: Mapping[str, str],
+    routes: list[Route],
 ) -> ServiceFunction:
-    """The lab's API function on the shared REST API, with read-write access to its table."""
+    """The lab's API function on the shared REST API, with read-write access to its table
+    (`environment`: its settings declaration's)."""
     function = ServiceFunction(
         scope,
         "Function",
@@ -69,7 +78,7 @@ def lab_api(
         service=f"labs-{lab}",
         handler=f"labs.{lab}.handler.handler",
         packages=PACKAGES,
-        environment={table_env: table.table_name},
+        environment=environment,
         description=f"The {lab} lab of seed 004 (REST routes)",
     )
     table.grant_read_write_data(function)
@@ -92,7 +101,8 @@ class InvoicesLab(Construct):
             global_secondary_indexes=[index("GSI_1", "SK", "PK")],
         )
         CfnOutput(Stack.of(self), constants.OUTPUT_INVOICES_TABLE, value=self.table.table_name)
-        self.function = lab_api(self, shared, "invoices", self.table, "INVOICES_TABLE", INVOICE_ROUTES)
+        environment = InvoicesSettings.environment(table=self.table.table_name)
+        self.function = lab_api(self, shared, "invoices", self.table, environment, INVOICE_ROUTES)
 
 
 class EmployeesLab(Construct):
@@ -112,7 +122,8 @@ class EmployeesLab(Construct):
             ],
         )
         CfnOutput(Stack.of(self), constants.OUTPUT_EMPLOYEES_TABLE, value=self.table.table_name)
-        self.function = lab_api(self, shared, "employees", self.table, "EMPLOYEES_TABLE", EMPLOYEE_ROUTES)
+        environment = EmployeesSettings.environment(table=self.table.table_name)
+        self.function = lab_api(self, shared, "employees", self.table, environment, EMPLOYEE_ROUTES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,11 +192,11 @@ class StreamReplica(Construct):
             service="labs-replication",
             handler="labs.replication.handler.handler",
             packages=PACKAGES,
-            environment={
-                "REPLICA_TABLE": self.replica.table_name,
-                "TOMBSTONE_SECONDS": str(settings.tombstone_hours * 3600),
-                "REPLICATION_FAILURE_QUEUE_URL": self.failures.queue_url,
-            },
+            environment=ReplicatorSettings.environment(
+                table=self.replica.table_name,
+                failure_queue_url=self.failures.queue_url,
+                tombstone_seconds=settings.tombstone_hours * 3600,
+            ),
             timeout=Duration.seconds(60),
             description="Replicates logfile into logfile_replica (conditional on the stream's order)",
         )

@@ -21,6 +21,7 @@ from constructs import Construct
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from infra.constructs.stream_consumer import stream_failure_queue
+from models.devices.settings import ArchiveSettings
 
 ARCHIVE_PREFIX = "archive/device-logs/"
 
@@ -107,7 +108,7 @@ class LogArchiver(Construct):
             service="models-devices",
             handler="models.devices.handler.archive",
             packages=["models"],
-            environment={"ARCHIVE_BUCKET": bucket.bucket_name},
+            environment=ArchiveSettings.environment(bucket=bucket.bucket_name),
             timeout=Duration.seconds(60),
             description="Archives device logs deleted by TTL to S3 (gzipped JSON lines)",
         )

@@ -2,6 +2,8 @@
 
 Each function's asset is the `lambdas/` folder filtered to the packages it needs (its service and
 `common`), so handlers import `places.api` the same way in Lambda, in the local cloud and in tests.
+A function's `environment` comes from its service's settings declaration (`common.settings`:
+`XSettings.environment(...)`), never from variable names written here.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from aws_cdk import aws_logs as logs
 from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct
 
+from common.settings import PowertoolsSettings
 from infra import constants
 from infra.paths import LAMBDAS_DIR, ZORDER_LAYER_DIR
 
@@ -103,9 +106,9 @@ class ServiceFunction(lambda_.Function):
             log_group=log_group,
             description=description,
             environment={
-                "POWERTOOLS_SERVICE_NAME": service,
-                "POWERTOOLS_METRICS_NAMESPACE": constants.METRICS_NAMESPACE,
-                "LOG_LEVEL": "INFO",
+                **PowertoolsSettings.environment(
+                    service=service, metrics_namespace=constants.METRICS_NAMESPACE, log_level="INFO"
+                ),
                 **(environment or {}),
             },
         )
@@ -128,3 +131,9 @@ class ServiceFunction(lambda_.Function):
             ],
             apply_to_children=True,
         )
+
+
+def add_environment(function: lambda_.Function, variables: Mapping[str, str]) -> None:
+    """Add `variables` (a declaration's `environment(...)`) to a function created elsewhere (grants do)."""
+    for name, value in variables.items():
+        function.add_environment(name, value)

@@ -17,7 +17,7 @@ from botocore.exceptions import ClientError
 from counters.clients import dynamodb
 from counters.exceptions import RollupWriteError
 from counters.model import CounterConfig, ShardState
-from counters.settings import COUNTERS_TABLE_ENV, required, settings
+from counters.settings import settings
 
 NAME, ITEM = "name", "item"
 CONFIG, ROLLUP = "config", "rollup"
@@ -28,7 +28,8 @@ _CONDITION_FAILED = "ConditionalCheckFailedException"
 
 
 def _table() -> str:
-    return required(settings().counters_table, COUNTERS_TABLE_ENV)
+    table: str = settings().require("counters_table")
+    return table
 
 
 def _key(name: str, item: str) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from typing import Any
 
 from counters.clients import dynamodb
 from counters.exceptions import CounterUnavailableError
-from counters.settings import SHARDS_TABLE_ENV, required, settings
+from counters.settings import settings
 from counters.sharding import shard_key
 
 KEY = "pk"
@@ -25,7 +25,8 @@ _UNPROCESSED_ATTEMPTS = 8
 
 
 def _table() -> str:
-    return required(settings().shards_table, SHARDS_TABLE_ENV)
+    table: str = settings().require("shards_table")
+    return table
 
 
 @cache

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ip_lookup.keys import IPV6_PREFIX, Pointer, partition_key
-from ip_lookup.lookup import DEFAULT_TTL
+from ip_lookup.settings import DEFAULT_TTL
 from tatami.ip_loader.exceptions import InvalidSourceError, VerificationError
 from tatami.ip_loader.plan import CHUNK_ITEMS, Plan, chunks, plan
 from tatami.ip_loader.source import MAX_REPORTED, read_source

@@ -103,7 +103,8 @@ def load(cloud: LocalCloud, progress: LoadProgress) -> str:
 # The repositories are imported when a load runs: `lambdas/` is importable once the project is
 # installed (`make install`), and the CLI's other commands must not depend on it.
 def _load_forum(target: Target, client: Any, items: dict[str, list[dict[str, Any]]]) -> None:
-    from models.forum.repository import ForumRepository, ForumTables
+    from models.forum.repository import ForumRepository
+    from models.forum.settings import ForumTables
 
     tables = ForumTables(*(target.output(key) for key in _FORUM_OUTPUTS))
     forum = ForumRepository(tables, client)
@@ -129,7 +130,8 @@ def _load_businesses(target: Target, client: Any, listings: list[dict[str, Any]]
 def _load_orders(
     target: Target, client: Any, placed: list[dict[str, Any]], done: Callable[[int], None]
 ) -> None:
-    from models.orders.repository import OrdersRepository, OrdersTables
+    from models.orders.repository import OrdersRepository
+    from models.orders.settings import OrdersTables
 
     tables = OrdersTables(
         target.output(constants.OUTPUT_ORDERS_TABLE),

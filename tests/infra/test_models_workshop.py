@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from infra import constants
+from models.devices.settings import DeviceLogsSettings
 from tatami.local.assembly import read_stacks
 from tatami.local.routes import read_routes
 from tests.support.synthesis import Synthesized, indexes, keys
@@ -213,5 +214,6 @@ def test_functions_know_their_table_and_the_shard_count(synthesized: Synthesized
     devices = next(f for k, f in functions.items() if k.startswith("WorkshopDevicesFunction"))
     environment = devices["Properties"]["Environment"]["Variables"]
     device_logs = synthesized.template["Outputs"][constants.OUTPUT_DEVICE_LOGS_TABLE]["Value"]
-    assert environment["DEVICE_LOGS_TABLE"] == device_logs and environment["LOG_SHARDS"] == "10"
+    name = DeviceLogsSettings.name_of
+    assert environment[name("table")] == device_logs and environment[name("shards")] == "10"
     assert devices["Properties"]["Handler"] == "models.devices.handler.handler"

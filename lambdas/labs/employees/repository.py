@@ -25,9 +25,9 @@ from labs.employees.items import (
 )
 from labs.employees.models import EmployeeIn
 from labs.employees.queries import Lookup
+from labs.employees.settings import EmployeesSettings
 from labs.versioned import VersionedTable, guard
 
-TABLE_ENV = "EMPLOYEES_TABLE"
 MANAGERS_LOOKUP = Lookup(MANAGERS, "is_manager = :m", {":m": {"S": IS_MANAGER}})
 
 
@@ -39,7 +39,7 @@ class EmployeesTable(VersionedTable):
     47
     """
 
-    unavailable, table_env, client_config = EmployeesUnavailableError, TABLE_ENV, CLIENT_CONFIG
+    unavailable, settings, client_config = EmployeesUnavailableError, EmployeesSettings, CLIENT_CONFIG
     conflict, entity = EmployeeConflictError, "employee"
 
     def get(self, employee_id: int) -> tuple[dict[str, Any], ReadStats]:

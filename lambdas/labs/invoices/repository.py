@@ -14,9 +14,8 @@ from common.listing import CLIENT_CONFIG, Item, ListPage, ReadStats, cut, low_le
 from labs.invoices.exceptions import InvoiceConflictError, InvoiceNotFoundError, InvoicesUnavailableError
 from labs.invoices.items import INDEX, INVOICE, KEYS, invoice_items, invoice_view, key, split_related
 from labs.invoices.models import InvoiceIn
+from labs.invoices.settings import InvoicesSettings
 from labs.versioned import VersionedTable, guard
-
-TABLE_ENV = "INVOICES_TABLE"
 
 
 class InvoicesTable(VersionedTable):
@@ -27,7 +26,7 @@ class InvoicesTable(VersionedTable):
     'Open'
     """
 
-    unavailable, table_env, client_config = InvoicesUnavailableError, TABLE_ENV, CLIENT_CONFIG
+    unavailable, settings, client_config = InvoicesUnavailableError, InvoicesSettings, CLIENT_CONFIG
     conflict, entity = InvoiceConflictError, "invoice"
 
     def invoice(self, invoice_id: str) -> tuple[dict[str, Any], ReadStats]:

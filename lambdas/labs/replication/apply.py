@@ -9,7 +9,6 @@ the failure queue so the shard moves on.
 
 from __future__ import annotations
 
-import os
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -27,9 +26,8 @@ from labs.replication import parking
 from labs.replication.exceptions import ReplicaUnavailableError, UnreplicableRecordError
 from labs.replication.records import Record, newest_per_key, replica_item
 from labs.replication.repository import ReplicaTable, default_table
+from labs.replication.settings import ReplicatorSettings
 
-TOMBSTONE_ENV = "TOMBSTONE_SECONDS"
-DEFAULT_TOMBSTONE_SECONDS = 2 * 24 * 3600  # longer than a stream keeps records (24 h)
 WRITERS = 8
 _processor = BatchProcessor(event_type=EventType.DynamoDBStreams)
 
@@ -58,7 +56,7 @@ def apply_record(record: Record, replica: ReplicaTable, now: float, tombstone_se
 def apply_batch(records: list[Record], replica: ReplicaTable | None = None) -> dict[str, str]:
     """Apply the newest record of each key; sequence number -> outcome for the records written."""
     replica = replica or default_table()
-    now, tombstone_seconds = time.time(), int(os.environ.get(TOMBSTONE_ENV, DEFAULT_TOMBSTONE_SECONDS))
+    now, tombstone_seconds = time.time(), ReplicatorSettings.from_env().tombstone_seconds
     newest = list(newest_per_key(records).values())
     outcomes = _writers().map(lambda r: apply_record(r, replica, now, tombstone_seconds), newest)
     return {r["dynamodb"]["SequenceNumber"]: outcome for r, outcome in zip(newest, outcomes, strict=True)}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import time
 from http import HTTPStatus
 from typing import Annotated, Any
@@ -18,7 +17,6 @@ from models.devices import logs
 from models.devices.exceptions import DeviceLogsUnavailableError, LogConflictError, LogNotFoundError
 from models.devices.items import Reads
 from models.devices.models import (
-    DEFAULT_RETENTION_DAYS,
     AssignmentIn,
     DeviceLog,
     Level,
@@ -27,6 +25,7 @@ from models.devices.models import (
     timestamp,
 )
 from models.devices.repository import default_table
+from models.devices.settings import DeviceLogsSettings
 
 app = create_resolver()
 
@@ -55,7 +54,7 @@ answer_errors(
 )
 def post_log(device_id: DeviceId, body: Annotated[LogIn, Body()]) -> Response[Any]:
     table = default_table()
-    retention = int(os.environ.get(logs.RETENTION_ENV, DEFAULT_RETENTION_DAYS))
+    retention = DeviceLogsSettings.from_env().retention_days  # the deployment's default
     log = logs.new_log(device_id, body, table.shards, time.time(), retention)
     table.put(log)
     return json_response(HTTPStatus.CREATED, log.to_json())

@@ -12,7 +12,6 @@ from __future__ import annotations
 import base64
 import gzip
 import json
-import os
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -23,11 +22,11 @@ from botocore.exceptions import BotoCoreError, ClientError
 from common.clients import aws_client
 from common.stream_images import plain_image
 from models.devices.exceptions import DeviceLogsUnavailableError
+from models.devices.settings import ArchiveSettings
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
-BUCKET_ENV = "ARCHIVE_BUCKET"
 PREFIX = "archive/device-logs/"
 TTL_PRINCIPAL = "dynamodb.amazonaws.com"
 
@@ -85,7 +84,7 @@ def archive_expired(records: list[dict[str, Any]], client: S3Client | None = Non
     lines = "".join(json.dumps(log, ensure_ascii=False) + "\n" for log in expired)
     try:
         (client or _client()).put_object(
-            Bucket=os.environ[BUCKET_ENV],
+            Bucket=ArchiveSettings.from_env().bucket,
             Key=key,
             Body=gzip.compress(lines.encode()),
             ContentType="application/x-ndjson",

@@ -13,7 +13,8 @@ from common.api import answer_errors, create_resolver
 from common.listing import Limit, NextToken, bounds, path_name
 from models.forum import service
 from models.forum.exceptions import ForumNotFoundError, ThreadNotFoundError
-from models.forum.repository import ForumRepository, ForumTables, ReplyQuery
+from models.forum.repository import ForumRepository, ReplyQuery
+from models.forum.settings import ForumTables
 
 app = create_resolver()
 

@@ -15,8 +15,8 @@ from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from common.repository import TRANSACTION_CANCELED, TableRepository
 from models.lockers.exceptions import LockerConflictError, LockerNotFoundError, LockersUnavailableError
 from models.lockers.models import Locker
+from models.lockers.settings import LockersSettings
 
-TABLE_ENV = "LOCKERS_TABLE"
 POINTERS = "#locker"
 Key = dict[str, Any]
 _TO, _FROM = TypeSerializer(), TypeDeserializer()
@@ -56,7 +56,7 @@ class LockersTable(TableRepository):
     ([Locker(locker_id='kioi-1', state='東京都', location='千代田区#紀尾井町', ...)], None)
     """
 
-    noun, unavailable, table_env = "lockers", LockersUnavailableError, TABLE_ENV
+    noun, unavailable, settings = "lockers", LockersUnavailableError, LockersSettings
 
     def in_area(
         self, state: str, prefix: str | None, start: Key | None, limit: int

@@ -25,8 +25,9 @@ from models.orders.models import (
     StatusChange,
     StatusOrdersQuery,
 )
-from models.orders.repository import OrdersRepository, OrdersTables
+from models.orders.repository import OrdersRepository
 from models.orders.search import SCOPE
+from models.orders.settings import OrdersTables
 from zindex import BadQueryError
 
 app = create_resolver()

@@ -13,7 +13,7 @@ from common.clients import aws_client
 from counters.clients import dynamodb
 from counters.counters_table import parse_rollup
 from counters.rollup import handle_batch
-from counters.settings import settings
+from counters.settings import CountersSettings, settings
 from infra import constants
 from tatami.local import engines
 from tatami.local.cloud import LocalCloud
@@ -28,7 +28,7 @@ def _reset() -> None:
 @pytest.fixture
 def rollup_env(app_cloud: LocalCloud, monkeypatch: pytest.MonkeyPatch) -> Iterator[LocalCloud]:
     for name, value in {
-        "COUNTERS_TABLE": app_cloud.outputs[constants.OUTPUT_COUNTERS_TABLE],
+        **CountersSettings.environment(counters_table=app_cloud.outputs[constants.OUTPUT_COUNTERS_TABLE]),
         "AWS_ENDPOINT_URL_DYNAMODB": app_cloud.dynamodb_endpoint,
         "AWS_DEFAULT_REGION": LOCAL_REGION,
         "AWS_ACCESS_KEY_ID": engines.LOCAL_CREDENTIALS["aws_access_key_id"],

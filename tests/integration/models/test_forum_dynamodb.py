@@ -14,7 +14,8 @@ import pytest
 from infra.constructs.forum_orders_businesses_schema import FORUMS, REPLIES, THREADS
 from models.forum import service
 from models.forum.exceptions import InvalidItemError, ThreadNotFoundError
-from models.forum.repository import ForumRepository, ForumTables, ReplyQuery
+from models.forum.repository import ForumRepository, ReplyQuery
+from models.forum.settings import ForumTables
 from tatami.samples.models_forum_orders import forum_items
 from tests.integration.models.forum_orders_support import Recorder, create_tables, local_client
 

@@ -21,7 +21,8 @@ from infra.constructs.forum_orders_businesses_schema import CUSTOMERS, ORDERS
 from models.orders import service
 from models.orders.exceptions import CustomerNotFoundError, OrderExistsError
 from models.orders.models import CustomerOrdersQuery, NewOrder, Status, StatusOrdersQuery
-from models.orders.repository import OrdersRepository, OrdersTables
+from models.orders.repository import OrdersRepository
+from models.orders.settings import OrdersTables
 from tests.integration.models.forum_orders_support import Recorder, create_tables, local_client
 
 NOW = datetime(2024, 6, 1, 12, tzinfo=UTC)

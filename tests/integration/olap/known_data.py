@@ -11,7 +11,8 @@ from typing import Any
 from counters.sharding import shard_key
 from models.devices.models import DeviceLog, Level
 from models.devices.repository import DeviceLogsTable
-from models.orders.repository import OrdersRepository, OrdersTables
+from models.orders.repository import OrdersRepository
+from models.orders.settings import OrdersTables
 from tatami.ip_loader.load import LoadOptions, load, prepare
 from tatami.ip_loader.store import RangesStore
 

@@ -15,6 +15,7 @@ from models.devices import archive
 from models.devices.items import from_item, to_item, update_expression
 from models.devices.logs import DAY_SECONDS, new_log, since, window
 from models.devices.models import DeviceLog, Level, LogIn, sort_key, timestamp
+from models.devices.settings import ArchiveSettings
 
 
 def test_the_seed_sort_key_and_a_canonical_timestamp() -> None:
@@ -87,7 +88,7 @@ class FakeS3:
 
 
 def test_the_archive_keeps_ttl_deletions_only_one_object_per_batch(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(archive.BUCKET_ENV, "bucket")
+    monkeypatch.setenv(ArchiveSettings.name_of("bucket"), "bucket")
     user_delete = {**ttl_record("3", device_id="x"), "userIdentity": None}
     s3: Any = FakeS3()  # stands in for boto3's S3 client
     result = archive.archive_expired(
