@@ -16,12 +16,11 @@ from functools import cache
 from typing import Any
 
 from aws_lambda_powertools.metrics import MetricUnit
-from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
 from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
-from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from common.observability import logger, metrics
+from common.stream_batches import partial_response
 from labs.replication import parking
 from labs.replication.exceptions import ReplicaUnavailableError, UnreplicableRecordError
 from labs.replication.records import Record, newest_per_key, replica_item
@@ -29,7 +28,6 @@ from labs.replication.repository import ReplicaTable, default_table
 from labs.replication.settings import ReplicatorSettings
 
 WRITERS = 8
-_processor = BatchProcessor(event_type=EventType.DynamoDBStreams)
 
 
 @cache
@@ -68,13 +66,7 @@ def handle_batch(event: dict[str, Any], context: LambdaContext | None = None) ->
     outcomes = apply_batch(records)
     failed = {seq: why for seq, why in outcomes.items() if why.startswith("failed")}
     _record_metrics(records, outcomes)
-
-    def check(record: DynamoDBRecord) -> None:
-        sequence = record.dynamodb.sequence_number if record.dynamodb else None
-        if sequence in failed:
-            raise ReplicaUnavailableError(failed[sequence])
-
-    return process_partial_response(event=event, record_handler=check, processor=_processor, context=context)
+    return partial_response(event, context, failed, ReplicaUnavailableError)
 
 
 def _record_metrics(records: list[Record], outcomes: dict[str, str]) -> None:
