@@ -98,7 +98,7 @@ def test_device_logs_expire_by_ttl_and_stream_their_old_image(synthesized: Synth
     assert all("StreamSpecification" not in synthesized.table(k) for k in others)  # no reader, no stream
 
 
-def test_the_archiver_reads_ttl_deletions_only_with_retries_bisection_and_a_dlq(
+def test_the_archiver_reads_ttl_deletions_only_with_partial_failures_retries_bisection_and_a_dlq(
     synthesized: Synthesized,
 ) -> None:
     (mapping,) = [
@@ -111,6 +111,7 @@ def test_the_archiver_reads_ttl_deletions_only_with_retries_bisection_and_a_dlq(
         "eventName": ["REMOVE"],
         "userIdentity": {"type": ["Service"], "principalId": ["dynamodb.amazonaws.com"]},
     }
+    assert mapping["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
     assert mapping["BisectBatchOnFunctionError"] is True and mapping["MaximumRetryAttempts"] == 5
     assert mapping["MaximumRecordAgeInSeconds"] == 23 * 3600
     assert "OnFailure" in mapping["DestinationConfig"]
