@@ -32,7 +32,6 @@ from common.clients import aws_client
 from common.observability import logger
 from common.stream_batches import partial_response
 from common.stream_images import plain_image
-from models.devices.exceptions import DeviceLogsUnavailableError
 from models.devices.settings import ArchiveSettings
 
 if TYPE_CHECKING:
@@ -122,7 +121,7 @@ def archive_expired(records: list[dict[str, Any]], client: S3Client | None = Non
             ContentType="application/x-ndjson",
         )
     except (ClientError, BotoCoreError) as exc:
-        why = str(DeviceLogsUnavailableError(f"cannot archive {len(expired)} expired logs: {exc}"))
+        why = f"cannot archive {len(expired)} expired logs: {exc}"
         logger.warning("archive object refused; its records will be retried", extra={"error": why})
         return ArchivedBatch(failed=failed | dict.fromkeys(expired, why))
     return ArchivedBatch(key, len(expired), failed)
