@@ -29,14 +29,14 @@ sys.path[:0] = [str(ROOT), str(ROOT / "lambdas")]
 
 from tatami.local import engines  # noqa: E402
 from tatami_functions.counters import counters_table, shards_table  # noqa: E402
+from tatami_functions.counters.settings import CountersSettings  # noqa: E402
 from tatami_functions.counters.sharding import PARTITION_WCU  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "counters.json"
-TABLES = {
-    "COUNTER_SHARDS_TABLE": "bench-shards",
-    "COUNTERS_TABLE": "bench-counters",
-    "COUNTER_IDEMPOTENCY_TABLE": "bench-idempotency",
-}
+SHARDS_TABLE = "bench-shards"
+TABLES = CountersSettings.environment(
+    shards_table=SHARDS_TABLE, counters_table="bench-counters", idempotency_table="bench-idempotency"
+)
 KEYS = {
     "bench-shards": [shards_table.KEY],
     "bench-counters": [counters_table.NAME, counters_table.ITEM],
@@ -132,7 +132,7 @@ def consumed_read_units(name: str, shards: int) -> float:
     for start in range(0, shards, 100):
         keys = [{shards_table.KEY: {"S": shard_key(name, n)}} for n in range(start, min(start + 100, shards))]
         response = dynamodb().batch_get_item(
-            RequestItems={TABLES["COUNTER_SHARDS_TABLE"]: {"Keys": keys}}, ReturnConsumedCapacity="TOTAL"
+            RequestItems={SHARDS_TABLE: {"Keys": keys}}, ReturnConsumedCapacity="TOTAL"
         )
         total += sum(c.get("CapacityUnits", 0.0) for c in response.get("ConsumedCapacity", []))
     return total

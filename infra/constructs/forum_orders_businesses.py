@@ -22,8 +22,11 @@ from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from infra.constructs.zorder_index import ZOrderIndex
 from tatami_functions.common import stack_outputs
+from tatami_functions.models.businesses.settings import BusinessesSettings
+from tatami_functions.models.forum.settings import ForumTables
 from tatami_functions.models.orders import keys as order_keys
 from tatami_functions.models.orders.search import ORDERS
+from tatami_functions.models.orders.settings import OrdersTables
 
 PACKAGES = ("models",)
 FORUM_ROUTES = (
@@ -135,11 +138,9 @@ class ForumModel(Construct):
         self.forums = model_table(shared, self, "Forums", schema.FORUMS)
         self.threads = model_table(shared, self, "Threads", schema.THREADS)
         self.replies = model_table(shared, self, "Replies", schema.REPLIES)
-        environment = {
-            "FORUMS_TABLE_NAME": self.forums.table_name,
-            "THREADS_TABLE_NAME": self.threads.table_name,
-            "REPLIES_TABLE_NAME": self.replies.table_name,
-        }
+        environment = ForumTables.environment(
+            forums=self.forums.table_name, threads=self.threads.table_name, replies=self.replies.table_name
+        )
         self.function = model_function(
             shared,
             self,
@@ -177,11 +178,9 @@ class OrdersModel(Construct):
             )
         self.orders = model_table(shared, self, "Orders", schema.ORDERS)
         self.customers = model_table(shared, self, "Customers", schema.CUSTOMERS)
-        environment = {
-            "ORDERS_TABLE_NAME": self.orders.table_name,
-            "CUSTOMERS_TABLE_NAME": self.customers.table_name,
-            "ORDER_STATUS_SHARDS": str(status_shards),
-        }
+        environment = OrdersTables.environment(
+            orders=self.orders.table_name, customers=self.customers.table_name, shards=status_shards
+        )
         self.function = model_function(shared, self, "orders", environment, ORDERS_ROUTES, uses_zorder=True)
         # GET /orders/search: date x total x status through the engine (tatami_functions.models.orders.search)
         self.index = ZOrderIndex(
@@ -209,7 +208,7 @@ class BusinessesModel(Construct):
             shared,
             self,
             "businesses",
-            {"BUSINESSES_TABLE_NAME": self.businesses.table_name},
+            BusinessesSettings.environment(table=self.businesses.table_name),
             BUSINESSES_ROUTES,
         )
         self.businesses.grant_read_data(self.function)

@@ -27,15 +27,12 @@ from infra.constructs.service_api import Route, ServiceApi
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from tatami_functions.common import stack_outputs
+from tatami_functions.ip_lookup.settings import DEFAULT_TTL, LookupSettings
 
-# Read by tatami_functions.ip_lookup (repository.TABLE_ENV, lookup.TTL_ENV); a template test checks they
-# match.
-TABLE_ENV = "IP_RANGES_TABLE"
-POINTER_TTL_ENV = "IP_ALIAS_TTL_SECONDS"
 LOOKUP_PATH = "/ip/{address}"
 _ADDRESS_PARAMETER = "method.request.path.address"
 DEFAULT_CACHE_TTL = Duration.minutes(5)
-DEFAULT_POINTER_TTL = Duration.seconds(30)  # the alias cache of each function container
+DEFAULT_POINTER_TTL = Duration.seconds(DEFAULT_TTL)  # the alias cache of each function container
 _CLUSTER_SIZES = ("0.5", "1.6", "6.1", "13.5", "28.4", "58.2", "118", "237")
 
 
@@ -96,7 +93,9 @@ class IpLookup(Construct):
             layers=shared.layers,
             service="ip_lookup",
             handler="tatami_functions.ip_lookup.handler.handler",
-            environment={TABLE_ENV: self.table.table_name, POINTER_TTL_ENV: str(pointer_ttl.to_seconds())},
+            environment=LookupSettings.environment(
+                table=self.table.table_name, alias_ttl_seconds=pointer_ttl.to_seconds()
+            ),
             description="IP range lookup: one Query per address (GET /ip/{address}, POST /ip/lookups)",
         )
         # The alias item (GetItem) and the range below an address (Query): nothing else, no streams.

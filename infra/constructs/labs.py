@@ -9,7 +9,7 @@ and an on-failure queue.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from aws_cdk import CfnOutput, Duration, Stack
@@ -22,6 +22,9 @@ from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from infra.constructs.stream_consumer import stream_failure_queue, subscribe_to_stream
 from tatami_functions.common import stack_outputs
+from tatami_functions.labs.employees.settings import EmployeesSettings
+from tatami_functions.labs.invoices.settings import InvoicesSettings
+from tatami_functions.labs.replication.settings import ReplicatorSettings
 
 S = dynamodb.AttributeType.STRING
 PACKAGES = ("labs",)
@@ -60,9 +63,15 @@ def index(
 
 
 def lab_api(
-    scope: Construct, shared: Shared, lab: str, table: dynamodb.TableV2, table_env: str, routes: list[Route]
+    scope: Construct,
+    shared: Shared,
+    lab: str,
+    table: dynamodb.TableV2,
+    environment: Mapping[str, str],
+    routes: list[Route],
 ) -> ServiceFunction:
-    """The lab's API function on the shared REST API, with read-write access to its table."""
+    """The lab's API function on the shared REST API, with read-write access to its table
+    (`environment`: its settings declaration's)."""
     function = ServiceFunction(
         scope,
         "Function",
@@ -70,7 +79,7 @@ def lab_api(
         service=f"labs-{lab}",
         handler=f"tatami_functions.labs.{lab}.handler.handler",
         packages=PACKAGES,
-        environment={table_env: table.table_name},
+        environment=environment,
         description=f"The {lab} lab of seed 004 (REST routes)",
     )
     table.grant_read_write_data(function)
@@ -93,7 +102,8 @@ class InvoicesLab(Construct):
             global_secondary_indexes=[index("GSI_1", "SK", "PK")],
         )
         CfnOutput(Stack.of(self), stack_outputs.OUTPUT_INVOICES_TABLE, value=self.table.table_name)
-        self.function = lab_api(self, shared, "invoices", self.table, "INVOICES_TABLE", INVOICE_ROUTES)
+        environment = InvoicesSettings.environment(table=self.table.table_name)
+        self.function = lab_api(self, shared, "invoices", self.table, environment, INVOICE_ROUTES)
 
 
 class EmployeesLab(Construct):
@@ -113,7 +123,8 @@ class EmployeesLab(Construct):
             ],
         )
         CfnOutput(Stack.of(self), stack_outputs.OUTPUT_EMPLOYEES_TABLE, value=self.table.table_name)
-        self.function = lab_api(self, shared, "employees", self.table, "EMPLOYEES_TABLE", EMPLOYEE_ROUTES)
+        environment = EmployeesSettings.environment(table=self.table.table_name)
+        self.function = lab_api(self, shared, "employees", self.table, environment, EMPLOYEE_ROUTES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,11 +193,11 @@ class StreamReplica(Construct):
             service="labs-replication",
             handler="tatami_functions.labs.replication.handler.handler",
             packages=PACKAGES,
-            environment={
-                "REPLICA_TABLE": self.replica.table_name,
-                "TOMBSTONE_SECONDS": str(settings.tombstone_hours * 3600),
-                "REPLICATION_FAILURE_QUEUE_URL": self.failures.queue_url,
-            },
+            environment=ReplicatorSettings.environment(
+                table=self.replica.table_name,
+                failure_queue_url=self.failures.queue_url,
+                tombstone_seconds=settings.tombstone_hours * 3600,
+            ),
             timeout=Duration.seconds(60),
             description="Replicates logfile into logfile_replica (conditional on the stream's order)",
         )

@@ -7,7 +7,7 @@ document bodies and the device logs' TTL archive.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from aws_cdk import CfnOutput, Stack
@@ -20,6 +20,11 @@ from infra.constructs.service_api import Route
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from tatami_functions.common import stack_outputs
+from tatami_functions.models.campaigns.settings import CampaignsSettings
+from tatami_functions.models.carts.settings import CartsSettings
+from tatami_functions.models.devices.settings import DeviceLogsSettings
+from tatami_functions.models.documents.settings import DocumentsSettings
+from tatami_functions.models.lockers.settings import LockersSettings
 
 S, N = dynamodb.AttributeType.STRING, dynamodb.AttributeType.NUMBER
 ALL, KEYS_ONLY, INCLUDE = (
@@ -127,8 +132,10 @@ class ModelsWorkshop(Construct):
             time_to_live_attribute="expires_at",
             dynamo_stream=dynamodb.StreamViewType.OLD_IMAGE,  # the archiver needs the deleted item
         )
-        settings = {"LOG_SHARDS": str(shards), "LOG_RETENTION_DAYS": str(retention_days)}
-        self._function("Devices", table, "DEVICE_LOGS_TABLE", DEVICE_ROUTES, settings)
+        settings = DeviceLogsSettings.environment(
+            table=table.table_name, shards=shards, retention_days=retention_days
+        )
+        self._function("Devices", table, DEVICE_ROUTES, settings)
         self.archiver = LogArchiver(self, "LogArchiver", shared=self.shared, table=table, bucket=self.bucket)
         return table
 
@@ -141,7 +148,7 @@ class ModelsWorkshop(Construct):
             key("sort_key"),
             index("GSI_sort_key_gsi_sk", key("sort_key"), key("gsi_sk"), KEYS_ONLY),
         )
-        self._function("Carts", table, "CARTS_TABLE", CART_ROUTES)
+        self._function("Carts", table, CART_ROUTES, CartsSettings.environment(table=table.table_name))
         return table
 
     def _documents(self) -> dynamodb.TableV2:
@@ -154,8 +161,8 @@ class ModelsWorkshop(Construct):
             None,
             index("GSI_user_id_status_with_created_on", key("user_id"), status_date, INCLUDE, ["summary"]),
         )
-        bucket = {"DOCUMENTS_BUCKET": self.bucket.bucket_name}
-        function = self._function("Documents", table, "DOCUMENTS_TABLE", DOCUMENT_ROUTES, bucket)
+        settings = DocumentsSettings.environment(table=table.table_name, bucket=self.bucket.bucket_name)
+        function = self._function("Documents", table, DOCUMENT_ROUTES, settings)
         # Bodies are written, read and deleted by key. A delete on the versioned bucket leaves the
         # body recoverable for 30 days; s3:DeleteObjectVersion (a permanent delete) is not granted.
         grant_objects(function, self.bucket, "documents/*", "s3:GetObject", "s3:PutObject", "s3:DeleteObject")
@@ -164,7 +171,7 @@ class ModelsWorkshop(Construct):
     def _lockers(self) -> dynamodb.TableV2:
         # Prefecture, then the area path and locker id: "千代田区#紀尾井町#<locker id>".
         table = self._table("Lockers", stack_outputs.OUTPUT_LOCKERS_TABLE, key("state"), key("location"))
-        self._function("Lockers", table, "LOCKERS_TABLE", LOCKER_ROUTES)
+        self._function("Lockers", table, LOCKER_ROUTES, LockersSettings.environment(table=table.table_name))
         return table
 
     def _campaigns(self) -> dynamodb.TableV2:
@@ -179,7 +186,8 @@ class ModelsWorkshop(Construct):
             index("GSI_birth_month", key("birth_month", N), user, KEYS_ONLY),
             index("GSI_last_order_month", key("last_order_month", N), user, KEYS_ONLY),
         )
-        self._function("Campaigns", table, "CAMPAIGN_USERS_TABLE", CAMPAIGN_ROUTES)
+        settings = CampaignsSettings.environment(table=table.table_name)
+        self._function("Campaigns", table, CAMPAIGN_ROUTES, settings)
         return table
 
     def _table(
@@ -206,10 +214,10 @@ class ModelsWorkshop(Construct):
         self,
         model: str,
         table: dynamodb.TableV2,
-        table_env: str,
         routes: Sequence[Route],
-        environment: dict[str, str] | None = None,
+        environment: Mapping[str, str],
     ) -> ServiceFunction:
+        """The model's API function on `routes`, with `environment` (its settings declaration's)."""
         function = ServiceFunction(
             self,
             f"{model}Function",
@@ -217,7 +225,7 @@ class ModelsWorkshop(Construct):
             service=f"models-{model.lower()}",
             handler=f"tatami_functions.models.{model.lower()}.handler.handler",
             packages=["models"],
-            environment={table_env: table.table_name, **(environment or {})},
+            environment=environment,
             description=f"The {model.lower()} model of seed 004 (REST routes)",
         )
         table.grant_read_write_data(function)

@@ -13,14 +13,14 @@ from aws_cdk import Duration
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
-from aws_cdk import aws_lambda_event_sources as sources
 from aws_cdk import aws_s3 as s3
 from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct
 
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
-from infra.constructs.stream_consumer import stream_failure_queue
+from infra.constructs.stream_consumer import stream_failure_queue, subscribe_to_stream
+from tatami_functions.models.devices.settings import ArchiveSettings
 
 ARCHIVE_PREFIX = "archive/device-logs/"
 
@@ -87,7 +87,8 @@ class WorkshopBucket(Construct):
 
 
 class LogArchiver(Construct):
-    """A stream function that writes device logs deleted by TTL (and only those) to the bucket."""
+    """A stream function that writes device logs deleted by TTL (and only those) to the bucket, in the
+    stream consumers' one shape (`subscribe_to_stream`: partial batch failures, bisection, a DLQ)."""
 
     def __init__(
         self,
@@ -107,23 +108,20 @@ class LogArchiver(Construct):
             service="models-devices",
             handler="tatami_functions.models.devices.handler.archive",
             packages=["models"],
-            environment={"ARCHIVE_BUCKET": bucket.bucket_name},
+            environment=ArchiveSettings.environment(bucket=bucket.bucket_name),
             timeout=Duration.seconds(60),
             description="Archives device logs deleted by TTL to S3 (gzipped JSON lines)",
         )
         grant_objects(self.function, bucket, f"{ARCHIVE_PREFIX}*", "s3:PutObject")
-        self.function.add_event_source(
-            sources.DynamoEventSource(
-                table,
-                starting_position=lambda_.StartingPosition.TRIM_HORIZON,
-                batch_size=500,
-                max_batching_window=Duration.seconds(30),  # fewer, larger archive objects
-                bisect_batch_on_error=True,
-                retry_attempts=5,
-                max_record_age=Duration.hours(23),  # streams keep records 24 hours
-                on_failure=sources.SqsDlq(self.failures),
-                filters=[lambda_.FilterCriteria.filter(TTL_DELETIONS)],
-            )
+        subscribe_to_stream(
+            self.function,
+            table,
+            self.failures,
+            batch_size=500,
+            batching_window=Duration.seconds(30),  # fewer, larger archive objects
+            retry_attempts=5,
+            max_record_age=Duration.hours(23),  # streams keep records 24 hours
+            filters=[lambda_.FilterCriteria.filter(TTL_DELETIONS)],
         )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 
 import jsii
 from aws_cdk import Aws, CfnOutput, Duration, Stack
@@ -29,8 +30,8 @@ from infra.constructs.olap_tables import has_point_in_time_recovery, key_definit
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from tatami_functions.common import stack_outputs
-from tatami_functions.olap import settings as env
 from tatami_functions.olap.layout import table_prefix
+from tatami_functions.olap.settings import DEFAULT_PREFIX, ExportSettings
 from tatami_functions.olap.tables import exported_table
 
 CHECK_EVERY = Duration.hours(1)
@@ -72,7 +73,7 @@ class OlapExport(Construct):
         self.exported = {key: exported_table(key, key_definitions(table)) for key, table in tables.items()}
         self.node.add_validation(_NeedsPointInTimeRecovery(self.tables))
         self.bucket = self._bucket(settings)
-        prefixes = {key: table_prefix(env.DEFAULT_PREFIX, key) for key in tables}
+        prefixes = {key: table_prefix(DEFAULT_PREFIX, key) for key in tables}
         self.catalog = OlapCatalog(
             self, "Catalog", bucket=self.bucket, tables=prefixes, exported=self.exported
         )
@@ -109,14 +110,13 @@ class OlapExport(Construct):
             lifecycle_rules=[
                 s3.LifecycleRule(abort_incomplete_multipart_upload_after=Duration.days(1)),
                 s3.LifecycleRule(
-                    prefix=f"{env.DEFAULT_PREFIX}/", transitions=to_cheaper, expiration=settings.keep_exports
+                    prefix=f"{DEFAULT_PREFIX}/", transitions=to_cheaper, expiration=settings.keep_exports
                 ),
                 s3.LifecycleRule(prefix=RESULTS_PREFIX, expiration=Duration.days(30)),
             ],
         )
 
     def _function(self, shared: Shared, settings: OlapSettings) -> ServiceFunction:
-        incremental = settings.incremental_every.to_hours() if settings.incremental_every else 0
         return ServiceFunction(
             self,
             "ExportFunction",
@@ -125,16 +125,15 @@ class OlapExport(Construct):
             handler="tatami_functions.olap.handler.handler",
             # A run only calls the export API in AWS; on the local cloud it scans into the local S3.
             timeout=Duration.minutes(5),
-            environment={
-                env.TABLES_ENV: Stack.of(self).to_json_string(
-                    {k: t.table_arn for k, t in self.tables.items()}
-                ),
-                env.BUCKET_ENV: self.bucket.bucket_name,
-                env.PREFIX_ENV: env.DEFAULT_PREFIX,
-                env.DATABASE_ENV: self.catalog.database_name,
-                env.FULL_EVERY_ENV: str(settings.full_every.to_hours()),
-                env.INCREMENTAL_EVERY_ENV: str(incremental),
-            },
+            environment=ExportSettings.environment(
+                # The ARNs are tokens: the stack writes the JSON (the declaration reads it back).
+                tables=Stack.of(self).to_json_string({k: t.table_arn for k, t in self.tables.items()}),
+                bucket=self.bucket.bucket_name,
+                prefix=DEFAULT_PREFIX,
+                database=self.catalog.database_name,
+                full_every=_interval(settings.full_every),
+                incremental_every=_interval(settings.incremental_every),  # None: no incremental runs
+            ),
             description="tatami OLAP: starts DynamoDB exports to S3 and points Glue at the newest",
         )
 
@@ -153,7 +152,7 @@ class OlapExport(Construct):
             iam.PolicyStatement(
                 actions=["s3:ListBucket"],
                 resources=[self.bucket.bucket_arn],
-                conditions={"StringLike": {"s3:prefix": [f"{env.DEFAULT_PREFIX}/*"]}},
+                conditions={"StringLike": {"s3:prefix": [f"{DEFAULT_PREFIX}/*"]}},
             )
         )
         # DynamoDB writes the export with the caller's permissions on the bucket: these three, as the
@@ -162,7 +161,7 @@ class OlapExport(Construct):
         iam.Grant.add_to_principal(
             grantee=self.function,
             actions=export_writes,
-            resource_arns=[self.bucket.arn_for_objects(f"{env.DEFAULT_PREFIX}/*")],
+            resource_arns=[self.bucket.arn_for_objects(f"{DEFAULT_PREFIX}/*")],
         )
         glue_arn = f"arn:{Aws.PARTITION}:glue:{Aws.REGION}:{Aws.ACCOUNT_ID}"
         database = self.catalog.database_name
@@ -219,3 +218,7 @@ class _NeedsPointInTimeRecovery:
             for key, table in self.tables.items()
             if not has_point_in_time_recovery(table)
         ]
+
+
+def _interval(duration: Duration | None) -> timedelta | None:
+    return timedelta(seconds=duration.to_seconds()) if duration is not None else None

@@ -7,7 +7,8 @@ from aws_cdk import aws_secretsmanager as secretsmanager
 from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct
 
-SECRET_ENV = "PAGE_TOKEN_SECRET_ARN"  # read by lambdas/tatami_functions/common/tokens.py
+from infra.constructs.service_function import add_environment
+from tatami_functions.common.tokens import PageTokenSettings
 
 
 class PageTokenKey(Construct):
@@ -36,4 +37,4 @@ class PageTokenKey(Construct):
 
     def grant(self, function: lambda_.Function) -> None:
         self.secret.grant_read(function)
-        function.add_environment(SECRET_ENV, self.secret.secret_arn)
+        add_environment(function, PageTokenSettings.environment(secret_arn=self.secret.secret_arn))

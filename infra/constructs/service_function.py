@@ -3,6 +3,8 @@
 Each function's asset is the `lambdas/` folder filtered to the packages of `tatami_functions` it needs
 (its service and `common`), so handlers import `tatami_functions.places.api` the same way in Lambda,
 in the local cloud and in tests.
+A function's `environment` comes from its service's settings declaration
+(`tatami_functions.common.settings`: `XSettings.environment(...)`), never from variable names written here.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from constructs import Construct
 
 from infra import constants
 from infra.paths import LAMBDAS_DIR, ZORDER_LAYER_DIR
+from tatami_functions.common.settings import PowertoolsSettings
 
 RUNTIME = lambda_.Runtime.PYTHON_3_14
 ARCHITECTURE = lambda_.Architecture.ARM_64
@@ -114,9 +117,9 @@ class ServiceFunction(lambda_.Function):
             log_group=log_group,
             description=description,
             environment={
-                "POWERTOOLS_SERVICE_NAME": service,
-                "POWERTOOLS_METRICS_NAMESPACE": constants.METRICS_NAMESPACE,
-                "LOG_LEVEL": "INFO",
+                **PowertoolsSettings.environment(
+                    service=service, metrics_namespace=constants.METRICS_NAMESPACE, log_level="INFO"
+                ),
                 **(environment or {}),
             },
         )
@@ -139,3 +142,9 @@ class ServiceFunction(lambda_.Function):
             ],
             apply_to_children=True,
         )
+
+
+def add_environment(function: lambda_.Function, variables: Mapping[str, str]) -> None:
+    """Add `variables` (a declaration's `environment(...)`) to a function created elsewhere (grants do)."""
+    for name, value in variables.items():
+        function.add_environment(name, value)

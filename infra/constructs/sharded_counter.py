@@ -18,17 +18,14 @@ from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
 from infra.constructs.service_api import Route
-from infra.constructs.service_function import ServiceFunction
+from infra.constructs.service_function import ServiceFunction, add_environment
 from infra.constructs.shared import Shared
 from infra.constructs.stream_consumer import stream_failure_queue, subscribe_to_stream
 from tatami_functions.common import stack_outputs
+from tatami_functions.counters.settings import CountersSettings
 
 _STRING = dynamodb.AttributeType.STRING
 SERVICE = "counters"
-# The environment lambdas/tatami_functions/counters/settings.py reads.
-SHARDS_ENV = "COUNTER_SHARDS_TABLE"
-COUNTERS_ENV = "COUNTERS_TABLE"
-IDEMPOTENCY_ENV = "COUNTER_IDEMPOTENCY_TABLE"
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,12 +103,12 @@ class ShardedCounters(Construct):
     def _function(
         self, shared: Shared, construct_id: str, entry: str, settings: CounterSettings, does: str
     ) -> ServiceFunction:
-        environment = {
-            "COUNTER_DEFAULT_TARGET_WCU": str(settings.default_target_wcu),
-            "COUNTER_SAFETY_FACTOR": str(settings.safety_factor),
-            "COUNTER_CONFIG_CACHE_SECONDS": str(settings.config_cache_seconds),
-            "COUNTER_IDEMPOTENCY_TTL_SECONDS": str(settings.idempotency_ttl_hours * 3600),
-        }
+        environment = CountersSettings.environment(  # the tables come with each function's grants
+            default_target_wcu=settings.default_target_wcu,
+            safety_factor=settings.safety_factor,
+            config_cache_seconds=settings.config_cache_seconds,
+            idempotency_ttl_seconds=settings.idempotency_ttl_hours * 3600,
+        )
         return ServiceFunction(
             self,
             construct_id,
@@ -128,12 +125,12 @@ class ShardedCounters(Construct):
         """Least privilege: only the writer changes shards; only the roll-up writes roll-up items."""
         get, put, update = "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"
         delete = "dynamodb:DeleteItem"
-        _use(self.writer, self.shards, SHARDS_ENV, update)
-        _use(self.writer, self.counters, COUNTERS_ENV, get, put, update)
-        _use(self.writer, self.idempotency, IDEMPOTENCY_ENV, get, put, update, delete)
-        _use(self.reader, self.shards, SHARDS_ENV, "dynamodb:BatchGetItem")
-        _use(self.reader, self.counters, COUNTERS_ENV, get, "dynamodb:Query")
-        _use(self.rollup, self.counters, COUNTERS_ENV, update)
+        _use(self.writer, self.shards, "shards_table", update)
+        _use(self.writer, self.counters, "counters_table", get, put, update)
+        _use(self.writer, self.idempotency, "idempotency_table", get, put, update, delete)
+        _use(self.reader, self.shards, "shards_table", "dynamodb:BatchGetItem")
+        _use(self.reader, self.counters, "counters_table", get, "dynamodb:Query")
+        _use(self.rollup, self.counters, "counters_table", update)
 
     def _subscribe_rollup(self, settings: CounterSettings) -> sqs.Queue:
         failures = stream_failure_queue(self, "RollupFailures", consumer="roll-up")
@@ -157,6 +154,7 @@ class ShardedCounters(Construct):
         CfnOutput(stack, stack_outputs.OUTPUT_COUNTER_ROLLUP_FAILURES, value=self.rollup_failures.queue_url)
 
 
-def _use(function: ServiceFunction, table: dynamodb.TableV2, env_name: str, *actions: str) -> None:
+def _use(function: ServiceFunction, table: dynamodb.TableV2, setting: str, *actions: str) -> None:
+    """Grant `actions` on `table` and tell the function its name (`setting` of CountersSettings)."""
     table.grant(function, *actions)
-    function.add_environment(env_name, table.table_name)
+    add_environment(function, CountersSettings.environment(**{setting: table.table_name}))

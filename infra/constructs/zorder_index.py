@@ -19,7 +19,7 @@ from aws_cdk import aws_lambda as lambda_
 from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct
 
-from infra.constructs.service_function import ServiceFunction
+from infra.constructs.service_function import ServiceFunction, add_environment
 from infra.constructs.shared import Shared
 from infra.constructs.stream_consumer import stream_failure_queue, subscribe_to_stream
 from zindex import ENV, IndexedTable, SortedIndex, ZIndex
@@ -127,8 +127,7 @@ class ZOrderIndex(Construct):
     def grant_search(self, function: lambda_.Function) -> None:
         """Give a search function the declaration and what its plans call: Query and Scan of the table
         and its indexes, BatchGetItem and GetItem of the statistics and status items."""
-        for name, value in self.environment.items():
-            function.add_environment(name, value)
+        add_environment(function, self.environment)
         self.table.grant(
             function, "dynamodb:Query", "dynamodb:Scan", "dynamodb:GetItem", "dynamodb:BatchGetItem"
         )

@@ -1,5 +1,10 @@
 """What a function's code imports, reads from its environment and calls on AWS, read from its source.
 
+Environment reads are a settings declaration's fields (`variable("NAME", ...)`, `common.settings`:
+required without a default or with the empty default "", optional with any other, None included:
+a function may be deployed without it), `os.environ[...]`/`.get(...)`, or a `..._ENV = "NAME"`
+constant (the zorder layer's own handler).
+
 Static, from the asset and layer folders of `cdk.out` (never the project's source tree), so it sees
 exactly what Lambda will load. Imports under `if TYPE_CHECKING:` and inside a `try` that catches
 ImportError are optional and not followed.
@@ -114,12 +119,20 @@ class _Visitor(ast.NodeVisitor):
         first = node.args[0] if node.args else None
         if isinstance(first, ast.Constant) and first.value in _SDK_CALLS:
             self.module.calls.add(_SDK_CALLS[first.value])  # `_call("query", ...)`, `get_paginator(...)`
+        if _called(func) == "variable" and isinstance(first, ast.Constant) and isinstance(first.value, str):
+            self._declared(first.value, node)
         if isinstance(func, ast.Attribute):
             if func.attr in _SDK_CALLS:
                 self.module.calls.add(_SDK_CALLS[func.attr])
             if func.attr in ("get", "getenv") and node.args:
                 self._env_read(node)
         self.generic_visit(node)
+
+    def _declared(self, name: str, node: ast.Call) -> None:
+        """A settings field: `variable(name, parse, default=..., dump=...)`."""
+        default = next((k.value for k in node.keywords if k.arg == "default"), None)
+        required = default is None or (isinstance(default, ast.Constant) and default.value == "")
+        (self.module.env_literals if required else self.module.env_optional).add(name)
 
     def _env_read(self, node: ast.Call) -> None:
         first = node.args[0]
@@ -137,6 +150,13 @@ class _Visitor(ast.NodeVisitor):
         if "environ" in ast.unparse(node.value) and isinstance(node.slice, ast.Constant):
             self.module.env_literals.add(str(node.slice.value))
         self.generic_visit(node)
+
+
+def _called(func: ast.expr) -> str | None:
+    """The name a call calls: `f(...)` and `m.f(...)` are both "f"."""
+    if isinstance(func, ast.Name):
+        return func.id
+    return func.attr if isinstance(func, ast.Attribute) else None
 
 
 def module_file(name: str, roots: Sequence[Path]) -> Path | None:

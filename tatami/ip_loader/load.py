@@ -20,7 +20,7 @@ from tatami.ip_loader.source import MAX_REPORTED, read_source
 from tatami.ip_loader.store import Manifest, RangesStore
 from tatami.ip_loader.writer import ChunkWriter, WriteProgress, sweep_versions_before
 from tatami_functions.ip_lookup.keys import IPV6_PREFIX, Pointer, partition_key
-from tatami_functions.ip_lookup.lookup import DEFAULT_TTL
+from tatami_functions.ip_lookup.settings import DEFAULT_TTL
 
 
 @dataclass(frozen=True)

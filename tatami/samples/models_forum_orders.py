@@ -100,7 +100,8 @@ def load(cloud: LocalCloud, progress: LoadProgress) -> str:
 
 # The repositories are imported when a load runs, so the CLI's other commands start without them.
 def _load_forum(target: Target, client: Any, items: dict[str, list[dict[str, Any]]]) -> None:
-    from tatami_functions.models.forum.repository import ForumRepository, ForumTables
+    from tatami_functions.models.forum.repository import ForumRepository
+    from tatami_functions.models.forum.settings import ForumTables
 
     tables = ForumTables(*(target.output(key) for key in _FORUM_OUTPUTS))
     forum = ForumRepository(tables, client)
@@ -127,7 +128,8 @@ def _load_orders(
     target: Target, client: Any, placed: list[dict[str, Any]], done: Callable[[int], None]
 ) -> None:
     from tatami_functions.models.orders.keys import DEFAULT_SHARDS  # what the stack deploys
-    from tatami_functions.models.orders.repository import OrdersRepository, OrdersTables
+    from tatami_functions.models.orders.repository import OrdersRepository
+    from tatami_functions.models.orders.settings import OrdersTables
 
     tables = OrdersTables(
         target.output(stack_outputs.OUTPUT_ORDERS_TABLE),

@@ -10,6 +10,7 @@ import pytest
 from infra.constructs.sharded_counter import CounterSettings
 from tatami_functions.common import stack_outputs
 from tatami_functions.counters import counters_table, shards_table
+from tatami_functions.counters.settings import CountersSettings
 from tests.support.synthesis import Synthesized
 
 
@@ -131,16 +132,13 @@ def test_least_privilege_per_function(synthesized: Synthesized) -> None:
 
 
 def test_functions_are_told_only_the_tables_they_may_use(synthesized: Synthesized) -> None:
-    tables = {"COUNTER_SHARDS_TABLE", "COUNTERS_TABLE", "COUNTER_IDEMPOTENCY_TABLE"}
-    expected = {
-        "Write": tables,
-        "Read": {"COUNTER_SHARDS_TABLE", "COUNTERS_TABLE"},
-        "Rollup": {"COUNTERS_TABLE"},
-    }
+    name = CountersSettings.name_of
+    shards, counters, idempotency = name("shards_table"), name("counters_table"), name("idempotency_table")
+    expected = {"Write": {shards, counters, idempotency}, "Read": {shards, counters}, "Rollup": {counters}}
     for part, names in expected.items():
         variables = _function(synthesized, part)[1]["Environment"]["Variables"]
-        assert set(variables) & tables == names, part
-        assert variables["COUNTER_SAFETY_FACTOR"] == "1.5"
+        assert set(variables) & {shards, counters, idempotency} == names, part
+        assert variables[name("safety_factor")] == "1.5"
 
 
 @pytest.mark.parametrize(

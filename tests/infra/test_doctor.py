@@ -10,8 +10,11 @@ import pytest
 
 from tatami.doctor import ASSEMBLY_CHECKS, Finding
 from tatami.local.assembly import load_assembly
+from tatami_functions.ip_lookup.settings import LookupSettings
 from tests.support.synthesis import Synthesized
 from tests.support.templates import Template, copy_assembly, drop_layer, drop_variable, revoke
+
+RANGES_TABLE = LookupSettings.name_of("table")
 
 
 def findings(cdk_out: Path, only: str | None = None) -> list[Finding]:
@@ -43,10 +46,10 @@ def drop_batch_failures(function_prefix: str) -> Callable[[Template], None]:
             ("import   PlacesApiFunction", "imports 'zorder', in neither its asset nor its layers"),
         ),
         (
-            drop_variable("IpLookupLookupFunction", "IP_RANGES_TABLE"),
+            drop_variable("IpLookupLookupFunction", RANGES_TABLE),
             (
                 "env      IpLookupLookupFunction",
-                "its code reads IP_RANGES_TABLE, which the template does not set",
+                f"its code reads {RANGES_TABLE}, which the template does not set",
             ),
         ),
         (

@@ -8,7 +8,6 @@ import aws_cdk as cdk
 import pytest
 from aws_cdk import Duration, assertions
 
-from infra.constructs import ip_lookup as construct
 from infra.constructs.ip_lookup import IpLookup, LookupCache
 from infra.constructs.page_tokens import PageTokenKey
 from infra.constructs.service_api import ServiceApi
@@ -16,7 +15,7 @@ from infra.constructs.service_function import SharedLayers
 from infra.constructs.shared import Shared
 from infra.stacks.tatami_stack import TatamiStack
 from tatami_functions.common import stack_outputs
-from tatami_functions.ip_lookup import lookup, repository
+from tatami_functions.ip_lookup.settings import LookupSettings
 from tests.support.synthesis import Synthesized
 
 READS = {"dynamodb:Query", "dynamodb:GetItem"}
@@ -58,9 +57,8 @@ def test_the_function_reads_the_table_and_cannot_write_it(synthesized: Synthesiz
     table_id, _ = ranges_table(synthesized.template)
     function_id, function = lookup_function(synthesized)
     env = function["Properties"]["Environment"]["Variables"]
-    assert env[construct.TABLE_ENV] == {"Ref": table_id}
-    assert env[construct.POINTER_TTL_ENV] == "30"
-    assert (construct.TABLE_ENV, construct.POINTER_TTL_ENV) == (repository.TABLE_ENV, lookup.TTL_ENV)
+    assert env[LookupSettings.name_of("table")] == {"Ref": table_id}
+    assert env[LookupSettings.name_of("alias_ttl_seconds")] == "30"
     assert function["Properties"]["Handler"] == "tatami_functions.ip_lookup.handler.handler"
     role = function["Properties"]["Role"]["Fn::GetAtt"][0]
     statements = [

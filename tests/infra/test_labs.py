@@ -10,6 +10,7 @@ from infra.constructs.labs import ReplicationSettings
 from tatami.local.assembly import read_stacks
 from tatami.local.routes import read_routes
 from tatami_functions.common import stack_outputs
+from tatami_functions.labs.replication.settings import ReplicatorSettings
 from tests.support.synthesis import Synthesized, indexes, keys
 
 HASH, RANGE = "HASH", "RANGE"
@@ -108,9 +109,9 @@ def test_the_replicator_may_only_put_into_the_replica(synthesized: Synthesized) 
     functions = synthesized.resources("AWS::Lambda::Function")
     (replicator,) = [f for k, f in functions.items() if k.startswith("ReplicationLabFunction")]
     environment = replicator["Properties"]["Environment"]["Variables"]
-    assert environment["TOMBSTONE_SECONDS"] == str(48 * 3600)
+    assert environment[ReplicatorSettings.name_of("tombstone_seconds")] == str(48 * 3600)
     replica_id = synthesized.logical_id(stack_outputs.OUTPUT_LOGFILE_REPLICA_TABLE)
-    assert environment["REPLICA_TABLE"] == {"Ref": replica_id}
+    assert environment[ReplicatorSettings.name_of("table")] == {"Ref": replica_id}
 
 
 def test_every_route_is_served_by_its_labs_function(synthesized: Synthesized) -> None:

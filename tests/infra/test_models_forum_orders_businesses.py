@@ -14,8 +14,10 @@ from infra.constructs.shared import Shared
 from tatami.local.assembly import load_assembly
 from tatami.local.routes import read_routes
 from tatami_functions.common import stack_outputs
+from tatami_functions.common.tokens import PageTokenSettings
 from tatami_functions.models.orders import keys as order_keys
 from tatami_functions.models.orders.search import ORDERS
+from tatami_functions.models.orders.settings import OrdersTables
 from tests.support.synthesis import Synthesized
 
 TABLES = {
@@ -150,7 +152,7 @@ def test_routes_are_served_by_their_models_function(synthesized: Synthesized) ->
     }
     for handler, methods in expected.items():
         function_id, props = _function(synthesized, handler)
-        assert props["Environment"]["Variables"]["PAGE_TOKEN_SECRET_ARN"]
+        assert props["Environment"]["Variables"][PageTokenSettings.name_of("secret_arn")]
         for key in methods:
             assert routes[key].function_id == function_id, key
     assert routes[("GET", "/orders")].required_query == ("status",)
@@ -160,9 +162,10 @@ def test_routes_are_served_by_their_models_function(synthesized: Synthesized) ->
 def test_each_function_gets_its_tables_and_the_shard_count(synthesized: Synthesized) -> None:
     _, orders = _function(synthesized, "tatami_functions.models.orders.handler.handler")
     variables = orders["Environment"]["Variables"]
-    assert variables["ORDER_STATUS_SHARDS"] == str(order_keys.DEFAULT_SHARDS)
-    assert variables["ORDERS_TABLE_NAME"] == {"Ref": synthesized.logical_id("OrdersTableName")}
-    assert variables["CUSTOMERS_TABLE_NAME"]["Ref"] == synthesized.logical_id("CustomersTableName")
+    name = OrdersTables.name_of
+    assert variables[name("shards")] == str(order_keys.DEFAULT_SHARDS)
+    assert variables[name("orders")] == {"Ref": synthesized.logical_id("OrdersTableName")}
+    assert variables[name("customers")]["Ref"] == synthesized.logical_id("CustomersTableName")
 
 
 def test_grants_are_no_wider_than_each_model_needs(synthesized: Synthesized) -> None:

@@ -11,6 +11,7 @@ import pytest
 from tatami.local.assembly import read_stacks
 from tatami.local.routes import read_routes
 from tatami_functions.common import stack_outputs
+from tatami_functions.models.devices.settings import DeviceLogsSettings
 from tests.support.synthesis import Synthesized, indexes, keys
 
 HASH, RANGE = "HASH", "RANGE"
@@ -97,7 +98,7 @@ def test_device_logs_expire_by_ttl_and_stream_their_old_image(synthesized: Synth
     assert all("StreamSpecification" not in synthesized.table(k) for k in others)  # no reader, no stream
 
 
-def test_the_archiver_reads_ttl_deletions_only_with_retries_bisection_and_a_dlq(
+def test_the_archiver_reads_ttl_deletions_only_with_partial_failures_retries_bisection_and_a_dlq(
     synthesized: Synthesized,
 ) -> None:
     (mapping,) = [
@@ -110,6 +111,7 @@ def test_the_archiver_reads_ttl_deletions_only_with_retries_bisection_and_a_dlq(
         "eventName": ["REMOVE"],
         "userIdentity": {"type": ["Service"], "principalId": ["dynamodb.amazonaws.com"]},
     }
+    assert mapping["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
     assert mapping["BisectBatchOnFunctionError"] is True and mapping["MaximumRetryAttempts"] == 5
     assert mapping["MaximumRecordAgeInSeconds"] == 23 * 3600
     assert "OnFailure" in mapping["DestinationConfig"]
@@ -213,5 +215,6 @@ def test_functions_know_their_table_and_the_shard_count(synthesized: Synthesized
     devices = next(f for k, f in functions.items() if k.startswith("WorkshopDevicesFunction"))
     environment = devices["Properties"]["Environment"]["Variables"]
     device_logs = synthesized.template["Outputs"][stack_outputs.OUTPUT_DEVICE_LOGS_TABLE]["Value"]
-    assert environment["DEVICE_LOGS_TABLE"] == device_logs and environment["LOG_SHARDS"] == "10"
+    name = DeviceLogsSettings.name_of
+    assert environment[name("table")] == device_logs and environment[name("shards")] == "10"
     assert devices["Properties"]["Handler"] == "tatami_functions.models.devices.handler.handler"

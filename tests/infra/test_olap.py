@@ -18,8 +18,8 @@ from infra.constructs.service_api import ServiceApi
 from infra.constructs.service_function import SharedLayers
 from infra.constructs.shared import Shared
 from tatami_functions.common import stack_outputs
-from tatami_functions.olap import settings as env
 from tatami_functions.olap.catalog import named_queries, with_views
+from tatami_functions.olap.settings import ExportSettings
 from tatami_functions.olap.tables import DECLARED, exported_table, table_key
 from tests.support.synthesis import Synthesized
 
@@ -143,9 +143,7 @@ def test_named_queries_are_the_shared_sql_files_with_their_views(synthesized: Sy
 def test_the_function_runs_hourly_and_may_export_only_the_exported_tables(synthesized: Synthesized) -> None:
     function_id, function = one(synthesized, "AWS::Lambda::Function", "OlapExportFunction")
     variables = function["Properties"]["Environment"]["Variables"]
-    assert {env.TABLES_ENV, env.BUCKET_ENV, env.PREFIX_ENV, env.DATABASE_ENV, env.FULL_EVERY_ENV} <= set(
-        variables
-    )
+    assert set(variables) >= ExportSettings.names(optional=False)
     assert function["Properties"]["Handler"] == "tatami_functions.olap.handler.handler"
     _, rule = one(synthesized, "AWS::Events::Rule", "OlapExportSchedule")
     assert rule["Properties"]["ScheduleExpression"] == "rate(1 hour)"

@@ -17,15 +17,6 @@ import pytest
 from tatami.local.assembly import TableSpec
 from tatami.local.provision import create_table_request
 
-# Stack output key -> the environment variable the model's function reads its table name from.
-TABLE_ENVS = {
-    "DeviceLogsTableName": "DEVICE_LOGS_TABLE",
-    "CartsTableName": "CARTS_TABLE",
-    "DocumentsTableName": "DOCUMENTS_TABLE",
-    "LockersTableName": "LOCKERS_TABLE",
-    "CampaignUsersTableName": "CAMPAIGN_USERS_TABLE",
-}
-
 
 @cache
 def workshop_tables() -> dict[str, dict[str, Any]]:

@@ -4,18 +4,20 @@ A repository module still owns its table's key names, expressions and queries (o
 table). What each of them used to write again lives here: the client, created on first use and
 reused across warm starts; `_call`, which turns a `ClientError`/`BotoCoreError` into the service's
 own 503 error (or, for the codes a caller names, into its conflict or not-found error) with
-`raise ... from exc`; and `from_environment`, the function's instance named by its environment.
+`raise ... from exc`; and `from_environment`, the function's instance named by its settings
+(`common.settings`: the service's declaration, whose `table` names the table).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import boto3
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
+
+from tatami_functions.common.settings import TableSettings
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
@@ -35,18 +37,19 @@ class TableRepository:
     """The base of a repository of one table; subclasses add its reads and writes.
 
     Class attributes: `noun`, the table as error messages name it ("" leaves it out);
-    `unavailable`, the service's 503 error; `table_env`, the variable holding the table's name;
-    `client_config`, the botocore Config of the lazily created client (None: botocore's defaults).
+    `unavailable`, the service's 503 error; `settings`, the function's declaration (its `table`
+    names the table); `client_config`, the botocore Config of the lazily created client (None:
+    botocore's defaults).
 
     >>> class Lockers(TableRepository):
-    ...     noun, unavailable, table_env = "lockers", RuntimeError, "LOCKERS_TABLE"
+    ...     noun, unavailable = "lockers", RuntimeError
     >>> Lockers("Tatami-Lockers")._message("put_item", None, "throttled")
     'cannot put item on lockers: throttled'
     """
 
     noun: ClassVar[str] = ""
     unavailable: ClassVar[type[Exception]]
-    table_env: ClassVar[str]
+    settings: ClassVar[type[TableSettings]]
     client_config: ClassVar[Config | None] = None
 
     def __init__(self, table_name: str, client: DynamoDBClient | None = None) -> None:
@@ -68,13 +71,13 @@ class TableRepository:
         """
         instance = _instances.get(cls)
         if not isinstance(instance, cls):
-            instance = _instances[cls] = cls._from_env(os.environ)
+            instance = _instances[cls] = cls._from_env()
         return instance
 
     @classmethod
-    def _from_env(cls, env: Mapping[str, str]) -> Self:
-        """A new instance from the environment; a repository with more settings reads them here."""
-        return cls(env[cls.table_env])
+    def _from_env(cls) -> Self:
+        """A new instance from the function's settings; a repository with more of them reads them here."""
+        return cls(cls.settings.from_env().table)
 
     def _call(
         self,

@@ -14,7 +14,6 @@ import binascii
 import hashlib
 import hmac
 import json
-import os
 from decimal import Decimal
 from functools import cache
 from typing import Any
@@ -22,12 +21,18 @@ from typing import Any
 from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from aws_lambda_powertools.utilities import parameters
 
-SECRET_ENV = "PAGE_TOKEN_SECRET_ARN"
+from tatami_functions.common.settings import Settings, variable
+
+
+class PageTokenSettings(Settings):
+    """The secret holding the HMAC key (the PageTokenKey construct's grant sets it)."""
+
+    secret_arn: str = variable("PAGE_TOKEN_SECRET_ARN")
 
 
 @cache
 def _secret() -> bytes:
-    value = parameters.get_secret(os.environ[SECRET_ENV], max_age=3600)
+    value = parameters.get_secret(PageTokenSettings.from_env().secret_arn, max_age=3600)
     return str(value).encode()
 
 

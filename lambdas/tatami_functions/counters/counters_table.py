@@ -17,7 +17,7 @@ from botocore.exceptions import ClientError
 from tatami_functions.counters.clients import dynamodb
 from tatami_functions.counters.exceptions import RollupWriteError
 from tatami_functions.counters.model import CounterConfig, ShardState
-from tatami_functions.counters.settings import COUNTERS_TABLE_ENV, required, settings
+from tatami_functions.counters.settings import settings
 
 NAME, ITEM = "name", "item"
 CONFIG, ROLLUP = "config", "rollup"
@@ -28,7 +28,8 @@ _CONDITION_FAILED = "ConditionalCheckFailedException"
 
 
 def _table() -> str:
-    return required(settings().counters_table, COUNTERS_TABLE_ENV)
+    table: str = settings().require("counters_table")
+    return table
 
 
 def _key(name: str, item: str) -> dict[str, Any]:

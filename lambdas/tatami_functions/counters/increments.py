@@ -27,7 +27,7 @@ from tatami_functions.counters import shards_table
 from tatami_functions.counters.clients import dynamodb
 from tatami_functions.counters.configs import cached_config
 from tatami_functions.counters.model import CounterConfig
-from tatami_functions.counters.settings import IDEMPOTENCY_TABLE_ENV, required, settings
+from tatami_functions.counters.settings import settings
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -95,7 +95,7 @@ def _idempotency_config() -> IdempotencyConfig:
 def _keyed_apply() -> Callable[..., dict[str, Any]]:
     # Built on first keyed request: the persistence layer creates no client of its own.
     store = DynamoDBPersistenceLayer(
-        table_name=required(settings().idempotency_table, IDEMPOTENCY_TABLE_ENV), boto3_client=dynamodb()
+        table_name=settings().require("idempotency_table"), boto3_client=dynamodb()
     )
     wrapped: Callable[..., dict[str, Any]] = idempotent_function(
         _apply_request,

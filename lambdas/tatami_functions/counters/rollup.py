@@ -7,8 +7,9 @@ and must stay under its own 1,000 WCU). The write only replaces entries that are
 (counters_table.save_rollup), so a redelivered batch, a retry after a partial failure or a
 duplicate record cannot double count, and one lost record heals with the shard's next record.
 
-Failures go through Powertools' BatchProcessor: records of a counter whose write failed, and
-malformed records, are reported as batch item failures; Lambda retries from the first of them.
+Failures are reported in the stream consumers' one shape (`common.stream_batches`): records of a
+counter whose write failed, and malformed records, are batch item failures; Lambda retries from the
+first of them.
 """
 
 from __future__ import annotations
@@ -18,19 +19,17 @@ from collections.abc import Iterable
 from typing import Any
 
 from aws_lambda_powertools.metrics import MetricUnit
-from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
 from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
-from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from tatami_functions.common.observability import logger, metrics
+from tatami_functions.common.stream_batches import partial_response
 from tatami_functions.counters import counters_table
 from tatami_functions.counters.exceptions import RecordNotAppliedError, RollupWriteError
 from tatami_functions.counters.model import ShardState
 from tatami_functions.counters.sharding import parse_shard_key
 from tatami_functions.counters.shards_table import COUNT, KEY, VERSION
 
-_processor = BatchProcessor(event_type=EventType.DynamoDBStreams)
 Update = tuple[str, int, ShardState]  # counter name, shard number, the shard's state
 
 
@@ -87,12 +86,7 @@ def handle_batch(event: dict[str, Any], context: LambdaContext | None = None) ->
     failed_counters = _save(newest_states(updates.values()))
     failed |= {seq: failed_counters[u[0]] for seq, u in updates.items() if u[0] in failed_counters}
     _record_lag(updates.values())
-
-    def check(record: DynamoDBRecord) -> None:
-        if record.dynamodb and record.dynamodb.sequence_number in failed:
-            raise RecordNotAppliedError(failed[record.dynamodb.sequence_number])
-
-    return process_partial_response(event=event, record_handler=check, processor=_processor, context=context)
+    return partial_response(event, context, failed, RecordNotAppliedError)
 
 
 def _save(states: dict[str, dict[int, ShardState]]) -> dict[str, str]:

@@ -14,7 +14,7 @@ from typing import Any
 
 from tatami_functions.counters.clients import dynamodb
 from tatami_functions.counters.exceptions import CounterUnavailableError
-from tatami_functions.counters.settings import SHARDS_TABLE_ENV, required, settings
+from tatami_functions.counters.settings import settings
 from tatami_functions.counters.sharding import shard_key
 
 KEY = "pk"
@@ -25,7 +25,8 @@ _UNPROCESSED_ATTEMPTS = 8
 
 
 def _table() -> str:
-    return required(settings().shards_table, SHARDS_TABLE_ENV)
+    table: str = settings().require("shards_table")
+    return table
 
 
 @cache

@@ -1,16 +1,15 @@
 """Lookups: one Query per address, all within one dataset version.
 
 The *pointer* (the alias: live version and prefix lengths) is cached per execution environment for
-`IP_ALIAS_TTL_SECONDS` (30 s), so a hot container spends one strongly consistent read per 30 s on it
-and 0.5 RCU per lookup. A miss that a consistent dataset cannot produce (an empty partition, or an
-item that ends below the address: the old version being deleted under a stale pointer) re-reads the
-alias, at most once a second, and a batch whose version changed is answered again as a whole: every
-answer of one request comes from one version.
+`LookupSettings.alias_ttl_seconds` (30 s), so a hot container spends one strongly consistent read
+per 30 s on it and 0.5 RCU per lookup. A miss that a consistent dataset cannot produce (an empty
+partition, or an item that ends below the address: the old version being deleted under a stale
+pointer) re-reads the alias, at most once a second, and a batch whose version changed is answered
+again as a whole: every answer of one request comes from one version.
 """
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -22,9 +21,8 @@ from tatami_functions.ip_lookup.addresses import Address, parse_address
 from tatami_functions.ip_lookup.exceptions import InvalidAddressError
 from tatami_functions.ip_lookup.keys import Found, Pointer
 from tatami_functions.ip_lookup.repository import RangesTable, default_table
+from tatami_functions.ip_lookup.settings import LookupSettings
 
-TTL_ENV = "IP_ALIAS_TTL_SECONDS"
-DEFAULT_TTL = 30.0
 MISS_REREAD_SECONDS = 1.0
 MAX_BATCH = 100
 _PARALLEL = 16
@@ -96,7 +94,7 @@ def default_cache() -> PointerCache:
     """The execution environment's pointer cache over the function's table."""
     global _cache
     if _cache is None:
-        _cache = PointerCache(default_table(), float(os.environ.get(TTL_ENV, DEFAULT_TTL)))
+        _cache = PointerCache(default_table(), LookupSettings.from_env().alias_ttl_seconds)
     return _cache
 
 

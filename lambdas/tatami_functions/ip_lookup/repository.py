@@ -22,8 +22,8 @@ from tatami_functions.ip_lookup.keys import (
     pointer_from_item,
     singleton_key,
 )
+from tatami_functions.ip_lookup.settings import LookupSettings
 
-TABLE_ENV = "IP_RANGES_TABLE"
 _LOOKUP = f"{PK} = :pk AND {SK} <= :address"
 
 
@@ -35,7 +35,7 @@ class RangesTable(TableRepository):
     (Found(start='8.8.8.0', end='8.8.8.255', ...), 0.5)
     """
 
-    noun, unavailable, table_env = "the ranges table", RangesUnavailableError, TABLE_ENV
+    noun, unavailable, settings = "the ranges table", RangesUnavailableError, LookupSettings
     client_config = POOLED  # the batch route runs up to 16 queries at once; a pooled connection each
 
     def pointer(self) -> Pointer | None:

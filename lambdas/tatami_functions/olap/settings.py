@@ -7,53 +7,64 @@ act alike.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import timedelta
+from typing import Any, ClassVar
 
+from tatami_functions.common.settings import Settings, variable
 from tatami_functions.olap.exceptions import SettingsError
 from tatami_functions.olap.layout import table_prefix
 
-TABLES_ENV = "OLAP_TABLES"  # JSON: table key -> table ARN
-BUCKET_ENV = "OLAP_BUCKET"
-PREFIX_ENV = "OLAP_PREFIX"
-DATABASE_ENV = "OLAP_DATABASE"  # Glue database; empty: nothing to publish to
-FULL_EVERY_ENV = "OLAP_FULL_EVERY_HOURS"
-INCREMENTAL_EVERY_ENV = "OLAP_INCREMENTAL_EVERY_HOURS"  # 0: no scheduled incremental exports
 DEFAULT_PREFIX = "exports"
+_HOUR = timedelta(hours=1)
 
 
-@dataclass(frozen=True)
-class ExportSettings:
-    """Tables (key -> ARN), the bucket and prefix, the Glue database and the schedule's intervals.
+def _hours(text: str) -> timedelta:
+    return timedelta(hours=float(text))
+
+
+def _hours_or_none(text: str) -> timedelta | None:
+    """0 hours: none (no scheduled incremental exports)."""
+    return _hours(text) or None
+
+
+def _hours_text(interval: timedelta) -> str:
+    """
+    >>> _hours_text(timedelta(days=1)), _hours_text(timedelta(minutes=90))
+    ('24', '1.5')
+    """
+    hours = interval / _HOUR
+    return str(int(hours)) if hours == int(hours) else str(hours)
+
+
+def _tables(text: str) -> Mapping[str, str]:
+    tables: Any = json.loads(text)
+    if not isinstance(tables, dict):
+        raise ValueError("expected a JSON object of table key -> table ARN")
+    return tables
+
+
+class ExportSettings(Settings):
+    """Tables (key -> ARN), the bucket and prefix, the Glue database (empty: nothing to publish to)
+    and the schedule's intervals (no incremental interval: no scheduled incremental exports).
 
     >>> ExportSettings({"orders": "arn:aws:dynamodb:r:1:table/T"}, "b").s3_prefix("orders")
     'exports/orders'
     """
 
-    tables: Mapping[str, str]
-    bucket: str
-    prefix: str = DEFAULT_PREFIX
-    database: str = ""
-    full_every: timedelta = timedelta(days=1)
-    incremental_every: timedelta | None = None
+    error: ClassVar[type[Exception]] = SettingsError
 
-    @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> ExportSettings:
-        env = os.environ if env is None else env
-        try:
-            incremental = float(env.get(INCREMENTAL_EVERY_ENV) or 0)
-            return cls(
-                tables=json.loads(env[TABLES_ENV]),
-                bucket=env[BUCKET_ENV],
-                prefix=env.get(PREFIX_ENV) or DEFAULT_PREFIX,
-                database=env.get(DATABASE_ENV, ""),
-                full_every=timedelta(hours=float(env.get(FULL_EVERY_ENV) or 24)),
-                incremental_every=timedelta(hours=incremental) if incremental else None,
-            )
-        except (KeyError, ValueError) as exc:
-            raise SettingsError(f"the export's settings are incomplete or malformed: {exc}") from None
+    tables: Mapping[str, str] = variable("OLAP_TABLES", _tables, dump=json.dumps)
+    bucket: str = variable("OLAP_BUCKET")
+    prefix: str = variable("OLAP_PREFIX", default=DEFAULT_PREFIX)
+    database: str = variable("OLAP_DATABASE", default="")
+    full_every: timedelta = variable(
+        "OLAP_FULL_EVERY_HOURS", _hours, default=timedelta(days=1), dump=_hours_text
+    )
+    incremental_every: timedelta | None = variable(
+        "OLAP_INCREMENTAL_EVERY_HOURS", _hours_or_none, default=None, dump=_hours_text
+    )
 
     def s3_prefix(self, key: str) -> str:
         return table_prefix(self.prefix, key)

@@ -7,6 +7,7 @@ unchanged keeps the item's keys and costs no maintenance write.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any, Self
@@ -22,11 +23,12 @@ USER_ATTRIBUTES = ("name", "latitude", "longitude", "population", "country")
 class PlacesTable(TableRepository):
     """Get and put places (search goes through the engine: ``places.search``)."""
 
-    noun, unavailable, table_env = "places", PlacesUnavailableError, "ZINDEX_SPEC"
+    noun, unavailable = "places", PlacesUnavailableError
 
     @classmethod
-    def _from_env(cls, env: Mapping[str, str]) -> Self:
-        return cls(IndexedTable.from_env(env).table)
+    def _from_env(cls) -> Self:
+        """Named by the engine's declaration in the environment (the ZOrderIndex construct sets it)."""
+        return cls(IndexedTable.from_env(os.environ).table)
 
     def get(self, place_id: str) -> dict[str, Any]:
         """The item with this id; raises PlaceNotFoundError."""
@@ -68,5 +70,5 @@ class PlacesTable(TableRepository):
 
 
 def environment_table() -> PlacesTable:
-    """The function's table (named by ``ZINDEX_SPEC``), made once per execution environment."""
+    """The function's table (named by the engine's declaration), made once per execution environment."""
     return PlacesTable.from_environment()

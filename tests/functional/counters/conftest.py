@@ -10,9 +10,12 @@ import boto3
 import pytest
 
 from tatami_functions.common.clients import aws_client
+from tatami_functions.counters.settings import CountersSettings
 from tests.support.lambda_runtime import FakeContext, api_event, moto_environment
 
-TABLES = {"COUNTER_SHARDS_TABLE": "shards", "COUNTERS_TABLE": "counters", "COUNTER_IDEMPOTENCY_TABLE": "idem"}
+TABLES = CountersSettings.environment(
+    shards_table="shards", counters_table="counters", idempotency_table="idem"
+)
 # The same key schemas as the template (tests/infra/test_counters.py ties the names to the code).
 KEYS = {"shards": ["pk"], "counters": ["name", "item"], "idem": ["id"]}
 

@@ -14,7 +14,8 @@ from moto import mock_aws
 from tatami.ip_loader.load import LoadOptions, load, prepare
 from tatami.ip_loader.store import RangesStore
 from tatami_functions.common.repository import forget_instances
-from tatami_functions.ip_lookup import lookup, repository
+from tatami_functions.ip_lookup import lookup
+from tatami_functions.ip_lookup.settings import LookupSettings
 from tests.support.lambda_runtime import FAKE_AWS, FakeContext, api_event
 
 TABLE = "ranges"
@@ -29,7 +30,7 @@ CSV = """start,end,asn,organization
 @pytest.fixture
 def call(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     """The handler over a moto table loaded with CSV by the real loader."""
-    env = {**FAKE_AWS, repository.TABLE_ENV: TABLE}
+    env = {**FAKE_AWS, **LookupSettings.environment(table=TABLE)}
     env |= {"POWERTOOLS_SERVICE_NAME": "ip_lookup", "POWERTOOLS_TRACE_DISABLED": "true"}
     for name, value in env.items():
         monkeypatch.setenv(name, value)
@@ -169,7 +170,8 @@ def test_a_full_batch_of_100_is_answered(call: Any) -> None:
 
 
 def test_a_table_dynamodb_refuses_is_a_503_not_a_crash(call: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(repository.TABLE_ENV, "no-such-table")
+    for name, value in LookupSettings.environment(table="no-such-table").items():
+        monkeypatch.setenv(name, value)
     forget_instances()
     status, body, _ = get(call, "1.0.0.1")
     assert status == 503 and body == {"message": "the IP ranges table is unavailable; retry later"}

@@ -16,16 +16,22 @@ from tatami_functions.common import tokens
 from tatami_functions.common.clients import aws_client
 from tatami_functions.common.observability import metrics
 from tatami_functions.common.repository import forget_instances
+from tatami_functions.common.tokens import PageTokenSettings
+from tatami_functions.labs.employees.settings import EmployeesSettings
+from tatami_functions.labs.invoices.settings import InvoicesSettings
+from tatami_functions.labs.replication.settings import ReplicatorSettings
 from tests.integration.labs.tables import lab_tables
 from tests.support.lambda_runtime import FakeContext, api_event, moto_environment, status_and_body
 
 # Names of their own: another module's moto may still be active (a session-scoped mock), sharing state.
-ENV = {"INVOICES_TABLE": "labs-invoices", "EMPLOYEES_TABLE": "labs-employees"}
-ENV["REPLICA_TABLE"] = "labs-replica"
-OUTPUTS = {
-    "INVOICES_TABLE": "InvoiceAndBillingTableName",
-    "EMPLOYEES_TABLE": "EmployeesTableName",
-    "REPLICA_TABLE": "LogfileReplicaTableName",
+TABLES = {  # stack output key -> the table's name here
+    "InvoiceAndBillingTableName": "labs-invoices",
+    "EmployeesTableName": "labs-employees",
+    "LogfileReplicaTableName": "labs-replica",
+}
+ENV = {
+    **InvoicesSettings.environment(table=TABLES["InvoiceAndBillingTableName"]),
+    **EmployeesSettings.environment(table=TABLES["EmployeesTableName"]),
 }
 CONTEXT = FakeContext("labs")
 
@@ -45,13 +51,14 @@ def aws() -> Iterator[str]:
     env = ENV | {"POWERTOOLS_TRACE_DISABLED": "true", "POWERTOOLS_METRICS_NAMESPACE": "Test"}
     with moto_environment(env):
         client = boto3.client("dynamodb")
-        for variable, output_key in OUTPUTS.items():
-            spec = TableSpec(output_key, ENV[variable], lab_tables()[output_key])
+        for output_key, name in TABLES.items():
+            spec = TableSpec(output_key, name, lab_tables()[output_key])
             client.create_table(**create_table_request(spec))
         secret = boto3.client("secretsmanager").create_secret(Name="labs-page-tokens", SecretString="k" * 64)
-        os.environ["PAGE_TOKEN_SECRET_ARN"] = secret["ARN"]
+        os.environ.update(PageTokenSettings.environment(secret_arn=secret["ARN"]))
         queue = boto3.client("sqs").create_queue(QueueName="labs-replication-failures")["QueueUrl"]
-        os.environ["REPLICATION_FAILURE_QUEUE_URL"] = queue
+        replica = TABLES["LogfileReplicaTableName"]
+        os.environ.update(ReplicatorSettings.environment(table=replica, failure_queue_url=queue))
         _reset()
         # Powertools reads the namespace when common.observability is first imported, which an
         # earlier test may have done without it; Lambda always has it (ServiceFunction sets it).

@@ -18,19 +18,32 @@ import pytest
 from infra.constructs import forum_orders_businesses_schema as schema
 from tatami_functions.common import index_search, tokens
 from tatami_functions.common.clients import aws_client
+from tatami_functions.common.tokens import PageTokenSettings
 from tatami_functions.models.businesses import api as businesses_api
+from tatami_functions.models.businesses.settings import BusinessesSettings
 from tatami_functions.models.forum import api as forum_api
+from tatami_functions.models.forum.settings import ForumTables
 from tatami_functions.models.orders import api as orders_api
 from tatami_functions.models.orders.search import ORDERS
+from tatami_functions.models.orders.settings import OrdersTables
 from tests.support.lambda_runtime import assert_400_naming, moto_environment, resolve
+from zindex import ENV as ZINDEX_ENV
 
-TABLES = {
-    "FORUMS_TABLE_NAME": schema.FORUMS,
-    "THREADS_TABLE_NAME": schema.THREADS,
-    "REPLIES_TABLE_NAME": schema.REPLIES,
-    "ORDERS_TABLE_NAME": schema.ORDERS,
-    "CUSTOMERS_TABLE_NAME": schema.CUSTOMERS,
-    "BUSINESSES_TABLE_NAME": schema.BUSINESSES,
+TABLES = {  # name -> schema
+    "forums_table_name": schema.FORUMS,
+    "threads_table_name": schema.THREADS,
+    "replies_table_name": schema.REPLIES,
+    "orders_table_name": schema.ORDERS,
+    "customers_table_name": schema.CUSTOMERS,
+    "businesses_table_name": schema.BUSINESSES,
+}
+ENV = {  # what the three constructs set, from the functions' declarations
+    **ForumTables.environment(
+        forums="forums_table_name", threads="threads_table_name", replies="replies_table_name"
+    ),
+    **OrdersTables.environment(orders="orders_table_name", customers="customers_table_name", shards=10),
+    **BusinessesSettings.environment(table="businesses_table_name"),
+    ZINDEX_ENV: ORDERS.named("orders_table_name").to_json(),
 }
 APPS = {"forum": forum_api, "orders": orders_api, "businesses": businesses_api}
 
@@ -45,12 +58,10 @@ def _clear_caches() -> None:
 
 @pytest.fixture(scope="module", autouse=True)
 def aws() -> Iterator[None]:
-    env = {name: name.lower() for name in TABLES} | {"ORDER_STATUS_SHARDS": "10"}
-    env["ZINDEX_SPEC"] = ORDERS.named("orders_table_name").to_json()
-    with moto_environment(env):
+    with moto_environment(ENV):
         client = boto3.client("dynamodb")
         for name, table in TABLES.items():
-            client.create_table(**table.create_table_request(name.lower()))
+            client.create_table(**table.create_table_request(name))
         client.update_table(  # the orders-z GSI the ZOrderIndex construct adds
             TableName="orders_table_name",
             AttributeDefinitions=[
@@ -71,7 +82,7 @@ def aws() -> Iterator[None]:
             ],
         )
         secret = boto3.client("secretsmanager").create_secret(Name="page-tokens", SecretString="k" * 64)
-        os.environ["PAGE_TOKEN_SECRET_ARN"] = secret["ARN"]
+        os.environ.update(PageTokenSettings.environment(secret_arn=secret["ARN"]))
         _clear_caches()
         forum_api.repository().save_forum({"Name": "DynamoDB", "Category": "Amazon Web Services"})
         forum_api.repository().save_thread({"ForumName": "DynamoDB", "Subject": "DynamoDB Thread 1"})

@@ -14,7 +14,9 @@ import boto3
 import pytest
 from moto import mock_aws
 
+from tatami_functions.common.tokens import PageTokenSettings
 from tests.support.zindex import create_table, places_on, random_places, write_indexed
+from zindex import ENV as ZINDEX_ENV
 from zindex.analyze import analyze
 from zindex.dynamodb import IndexRepository
 
@@ -53,12 +55,12 @@ def aws() -> Iterator[dict[str, Any]]:
             "POWERTOOLS_SERVICE_NAME": "places",
             "POWERTOOLS_METRICS_NAMESPACE": "Test",
             "POWERTOOLS_TRACE_DISABLED": "true",
-            "ZINDEX_SPEC": places_on(TABLE).to_json(),
+            ZINDEX_ENV: places_on(TABLE).to_json(),
         }
         secret = boto3.client("secretsmanager", region_name="us-east-1").create_secret(
             Name="tokens", SecretString="k" * 64
         )
-        env["PAGE_TOKEN_SECRET_ARN"] = secret["ARN"]
+        env |= PageTokenSettings.environment(secret_arn=secret["ARN"])
         for name, value in env.items():
             patch.setenv(name, value)
         from tatami_functions.common.observability import metrics

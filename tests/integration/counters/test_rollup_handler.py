@@ -17,7 +17,7 @@ from tatami_functions.common.clients import aws_client
 from tatami_functions.counters.clients import dynamodb
 from tatami_functions.counters.counters_table import parse_rollup
 from tatami_functions.counters.rollup import handle_batch
-from tatami_functions.counters.settings import settings
+from tatami_functions.counters.settings import CountersSettings, settings
 
 
 def _reset() -> None:
@@ -28,7 +28,7 @@ def _reset() -> None:
 @pytest.fixture
 def rollup_env(app_cloud: LocalCloud, monkeypatch: pytest.MonkeyPatch) -> Iterator[LocalCloud]:
     for name, value in {
-        "COUNTERS_TABLE": app_cloud.outputs[stack_outputs.OUTPUT_COUNTERS_TABLE],
+        **CountersSettings.environment(counters_table=app_cloud.outputs[stack_outputs.OUTPUT_COUNTERS_TABLE]),
         "AWS_ENDPOINT_URL_DYNAMODB": app_cloud.dynamodb_endpoint,
         "AWS_DEFAULT_REGION": LOCAL_REGION,
         "AWS_ACCESS_KEY_ID": engines.LOCAL_CREDENTIALS["aws_access_key_id"],

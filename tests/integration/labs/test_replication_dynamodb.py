@@ -18,6 +18,7 @@ from tatami_functions.common import stack_outputs
 from tatami_functions.labs.replication import apply, parking
 from tatami_functions.labs.replication.records import DELETED, live
 from tatami_functions.labs.replication.repository import ReplicaTable
+from tatami_functions.labs.replication.settings import ReplicatorSettings
 from tests.integration.labs.tables import create_lab_table, largest_item
 from tests.support.streams import stream_records
 
@@ -32,6 +33,14 @@ def tables(dynamodb_local: str) -> tuple[Any, Any, str, str]:
         "dynamodbstreams", endpoint_url=dynamodb_local, region_name="us-east-1", **engines.LOCAL_CREDENTIALS
     )
     return client, streams, source, replica
+
+
+@pytest.fixture(autouse=True)
+def replicator_environment(tables: tuple[Any, Any, str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The replicator's settings, as its construct sets them (the parking queue is never reached)."""
+    settings = ReplicatorSettings.environment(table=tables[3], failure_queue_url="https://sqs.invalid/q")
+    for name, value in settings.items():
+        monkeypatch.setenv(name, value)
 
 
 def of_key(records: list[dict[str, Any]], *keys: str) -> list[dict[str, Any]]:

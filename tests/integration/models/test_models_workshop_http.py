@@ -18,6 +18,7 @@ import requests
 from tatami.local.cloud import LocalCloud
 from tatami.local.filters import matches_any
 from tatami.samples.models_workshop import load_into, sample_data
+from tatami_functions.models.devices.archive import object_key
 
 SEED_CART = sample_data()["carts"]["MAX"]
 
@@ -278,8 +279,9 @@ def test_the_archiver_keeps_ttl_deletions_only(app_cloud: LocalCloud) -> None:
     }
     invocation = app_cloud.invoke(mapping.function_id, {"Records": [record]})
     assert invocation.ok, invocation.error
+    assert invocation.result == {"batchItemFailures": []}
     s3, bucket = app_cloud.client("s3"), app_cloud.outputs["WorkshopBucketName"]
-    body = s3.get_object(Bucket=bucket, Key=invocation.result["key"])["Body"].read()
+    body = s3.get_object(Bucket=bucket, Key=object_key([record]))["Body"].read()
     assert json.loads(gzip.decompress(body)) == {"device_id": "12345", "expires_at": 1, "message": "古いログ"}
 
 

@@ -21,7 +21,8 @@ from tatami_functions.common.listing import instant, just_before
 from tatami_functions.models.orders import service
 from tatami_functions.models.orders.exceptions import CustomerNotFoundError, OrderExistsError
 from tatami_functions.models.orders.models import CustomerOrdersQuery, NewOrder, Status, StatusOrdersQuery
-from tatami_functions.models.orders.repository import OrdersRepository, OrdersTables
+from tatami_functions.models.orders.repository import OrdersRepository
+from tatami_functions.models.orders.settings import OrdersTables
 from tests.integration.models.forum_orders_support import Recorder, create_tables, local_client
 
 NOW = datetime(2024, 6, 1, 12, tzinfo=UTC)

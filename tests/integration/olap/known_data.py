@@ -13,7 +13,8 @@ from tatami.ip_loader.store import RangesStore
 from tatami_functions.counters.sharding import shard_key
 from tatami_functions.models.devices.models import DeviceLog, Level
 from tatami_functions.models.devices.repository import DeviceLogsTable
-from tatami_functions.models.orders.repository import OrdersRepository, OrdersTables
+from tatami_functions.models.orders.repository import OrdersRepository
+from tatami_functions.models.orders.settings import OrdersTables
 
 VOTES = [("votes-A", 0, 3), ("votes-A", 1, 2), ("votes-A", 2, 4), ("votes-A", 2, 1), ("votes-B", 0, 7)]
 RANGES_CSV = """start,end,country,asn

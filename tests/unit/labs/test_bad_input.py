@@ -15,7 +15,9 @@ from tatami_functions.common import listing, tokens
 from tatami_functions.common.repository import forget_instances
 from tatami_functions.common.tokens import encode_token
 from tatami_functions.labs.employees.api import app as employees
+from tatami_functions.labs.employees.settings import EmployeesSettings
 from tatami_functions.labs.invoices.api import app as invoices
+from tatami_functions.labs.invoices.settings import InvoicesSettings
 from tests.support.lambda_runtime import assert_400_naming, resolve
 
 FORGED = "eyJQSyI6IkMjMSJ9.AAAA"
@@ -29,8 +31,8 @@ EMPLOYEE["hire_date"] = "2020-01-01"
 
 @pytest.fixture(autouse=True)
 def _environment(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("INVOICES_TABLE", "no-such-table")
-    monkeypatch.setenv("EMPLOYEES_TABLE", "no-such-table")
+    monkeypatch.setenv(InvoicesSettings.name_of("table"), "no-such-table")
+    monkeypatch.setenv(EmployeesSettings.name_of("table"), "no-such-table")
     monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
     monkeypatch.setattr(tokens, "_secret", lambda: b"unit-test-key")
     forget_instances()  # the tables built here name no real table: drop them afterwards

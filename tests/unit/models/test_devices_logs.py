@@ -9,12 +9,15 @@ from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
+from aws_lambda_powertools.utilities.batch.exceptions import BatchProcessingError
+from botocore.exceptions import ClientError
 from pydantic import ValidationError
 
 from tatami_functions.models.devices import archive
 from tatami_functions.models.devices.items import from_item, to_item, update_expression
 from tatami_functions.models.devices.logs import DAY_SECONDS, new_log, since, window
 from tatami_functions.models.devices.models import DeviceLog, Level, LogIn, sort_key, timestamp
+from tatami_functions.models.devices.settings import ArchiveSettings
 
 
 def test_the_seed_sort_key_and_a_canonical_timestamp() -> None:
@@ -87,15 +90,53 @@ class FakeS3:
 
 
 def test_the_archive_keeps_ttl_deletions_only_one_object_per_batch(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(archive.BUCKET_ENV, "bucket")
+    monkeypatch.setenv(ArchiveSettings.name_of("bucket"), "bucket")
     user_delete = {**ttl_record("3", device_id="x"), "userIdentity": None}
     s3: Any = FakeS3()  # stands in for boto3's S3 client
     result = archive.archive_expired(
         [ttl_record("1", device_id="12345", expires_at=5), user_delete, ttl_record("2", device_id="67890")],
         s3,
     )
-    assert result == {"archived": 2, "key": "archive/device-logs/date=2020-02-02/1-2.jsonl.gz"}
+    assert result == archive.ArchivedBatch("archive/device-logs/date=2020-02-02/1-2.jsonl.gz", 2)
+    assert archived_lines(s3) == [{"device_id": "12345", "expires_at": 5}, {"device_id": "67890"}]
+    assert archive.archive_expired([user_delete], s3) == archive.ArchivedBatch()
+
+
+def archived_lines(s3: FakeS3) -> list[dict[str, Any]]:
     (body,) = s3.objects.values()
-    lines = [json.loads(line) for line in gzip.decompress(body).decode().splitlines()]
-    assert lines == [{"device_id": "12345", "expires_at": 5}, {"device_id": "67890"}]
-    assert archive.archive_expired([user_delete], s3) == {"archived": 0}
+    return [json.loads(line) for line in gzip.decompress(body).decode().splitlines()]
+
+
+@pytest.fixture
+def archiver(monkeypatch: pytest.MonkeyPatch) -> FakeS3:
+    """The archiver's environment, its S3 client a fake."""
+    monkeypatch.setenv(ArchiveSettings.name_of("bucket"), "bucket")
+    s3 = FakeS3()
+    monkeypatch.setattr(archive, "_client", lambda: s3)
+    return s3
+
+
+def test_a_poisoned_record_is_a_batch_item_failure_and_the_rest_are_archived(archiver: FakeS3) -> None:
+    poisoned = ttl_record("2", device_id="x")
+    poisoned["dynamodb"]["OldImage"]["count"] = {"N": "many"}  # not a number DynamoDB could have sent
+    records = [ttl_record("1", device_id="12345"), poisoned, ttl_record("3", device_id="67890")]
+    response = archive.handle_batch({"Records": records})
+    assert response == {"batchItemFailures": [{"itemIdentifier": "2"}]}  # Lambda retries from it
+    assert archived_lines(archiver) == [{"device_id": "12345"}, {"device_id": "67890"}]
+
+
+def test_when_s3_refuses_every_record_fails_so_lambda_retries_and_bisects(
+    archiver: FakeS3, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(**request: Any) -> None:
+        raise ClientError({"Error": {"Code": "SlowDown", "Message": "slow down"}}, "PutObject")
+
+    monkeypatch.setattr(archiver, "put_object", refuse)
+    records = [ttl_record("1", device_id="12345"), ttl_record("2", device_id="67890")]
+    assert archive.archive_expired(records).failed == dict.fromkeys(
+        ["1", "2"],
+        "cannot archive 2 expired logs: An error occurred (SlowDown) when calling the PutObject "
+        "operation: slow down",
+    )
+    with pytest.raises(BatchProcessingError, match="All records failed"):  # a function error
+        archive.handle_batch({"Records": records})

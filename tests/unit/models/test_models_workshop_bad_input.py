@@ -17,15 +17,27 @@ from tatami_functions.common import tokens
 from tatami_functions.common.repository import forget_instances
 from tatami_functions.common.tokens import encode_token
 from tatami_functions.models.campaigns.api import app as campaigns
+from tatami_functions.models.campaigns.settings import CampaignsSettings
 from tatami_functions.models.carts.api import app as carts
+from tatami_functions.models.carts.settings import CartsSettings
 from tatami_functions.models.devices.api import app as devices
 from tatami_functions.models.devices.logs import scope
+from tatami_functions.models.devices.settings import DeviceLogsSettings
 from tatami_functions.models.documents import bodies
 from tatami_functions.models.documents.api import app as documents
+from tatami_functions.models.documents.settings import DocumentsSettings
 from tatami_functions.models.lockers.api import app as lockers
+from tatami_functions.models.lockers.settings import LockersSettings
 from tests.support.lambda_runtime import assert_400_naming, resolve
 
-TABLES = ["DEVICE_LOGS_TABLE", "CARTS_TABLE", "DOCUMENTS_TABLE", "LOCKERS_TABLE", "CAMPAIGN_USERS_TABLE"]
+# Every model function's table (and the documents' bucket) names none that exists.
+ENV = {
+    **DeviceLogsSettings.environment(table="no-such-table"),
+    **CartsSettings.environment(table="no-such-table"),
+    **DocumentsSettings.environment(table="no-such-table", bucket="no-such-bucket"),
+    **LockersSettings.environment(table="no-such-table"),
+    **CampaignsSettings.environment(table="no-such-table"),
+}
 FORGED = "eyJwayI6Ik1BWCJ9.AAAA"
 LOG = {"level": "INFO", "message": "m"}
 ITEM = {"item_name": "靴下", "sku": "s", "quantity": 2, "price": 3300, "category": "c", "sub_category": "s"}
@@ -44,9 +56,8 @@ LONG_ID = "x" * 129
 
 @pytest.fixture(autouse=True)
 def _environment(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    for name in TABLES:
-        monkeypatch.setenv(name, "no-such-table")
-    monkeypatch.setenv("DOCUMENTS_BUCKET", "no-such-bucket")
+    for name, value in ENV.items():
+        monkeypatch.setenv(name, value)
     monkeypatch.setattr(tokens, "_secret", lambda: b"unit-test-key")
     # The tables and bucket built here name no real ones: drop them afterwards.
     monkeypatch.setattr(bodies, "_default", None)

@@ -4,6 +4,7 @@ and a failed table fails the invocation after the others were done."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -11,13 +12,16 @@ import pytest
 from tatami_functions.olap import handler as export_handler
 from tatami_functions.olap.exceptions import ExportError, SettingsError
 from tatami_functions.olap.run import ExportOutcome
+from tatami_functions.olap.settings import ExportSettings
 from tests.support.lambda_runtime import FakeContext
 
 ENV = {
-    "OLAP_TABLES": json.dumps({"orders": "arn:t/Orders", "device_logs": "arn:t/Logs"}),
-    "OLAP_BUCKET": "olap-bucket",
-    "OLAP_DATABASE": "tatami_olap",
-    "OLAP_FULL_EVERY_HOURS": "24",
+    **ExportSettings.environment(
+        tables={"orders": "arn:t/Orders", "device_logs": "arn:t/Logs"},
+        bucket="olap-bucket",
+        database="tatami_olap",
+        full_every=timedelta(hours=24),
+    ),
     "POWERTOOLS_METRICS_NAMESPACE": "Tatami",
     "POWERTOOLS_SERVICE_NAME": "olap",
 }
@@ -76,7 +80,7 @@ def test_unknown_tables_and_failed_tables_fail_the_invocation(
 ) -> None:
     with pytest.raises(SettingsError, match="no exported table"):
         export_handler.handler({"tables": ["carts"]}, CONTEXT)
-    monkeypatch.setenv("OLAP_TABLES", json.dumps({"orders": "arn:t/Orders"}))
+    monkeypatch.setenv(ExportSettings.name_of("tables"), json.dumps({"orders": "arn:t/Orders"}))
     monkeypatch.setattr(
         export_handler, "run_aws", lambda *a, **k: [ExportOutcome("orders", "failed", "PITR is off")]
     )

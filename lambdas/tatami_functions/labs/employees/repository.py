@@ -37,9 +37,9 @@ from tatami_functions.labs.employees.items import (
 )
 from tatami_functions.labs.employees.models import EmployeeIn
 from tatami_functions.labs.employees.queries import Lookup
+from tatami_functions.labs.employees.settings import EmployeesSettings
 from tatami_functions.labs.versioned import VersionedTable, guard
 
-TABLE_ENV = "EMPLOYEES_TABLE"
 MANAGERS_LOOKUP = Lookup(MANAGERS, "is_manager = :m", {":m": {"S": IS_MANAGER}})
 
 
@@ -51,7 +51,7 @@ class EmployeesTable(VersionedTable):
     47
     """
 
-    unavailable, table_env, client_config = EmployeesUnavailableError, TABLE_ENV, CLIENT_CONFIG
+    unavailable, settings, client_config = EmployeesUnavailableError, EmployeesSettings, CLIENT_CONFIG
     conflict, entity = EmployeeConflictError, "employee"
 
     def get(self, employee_id: int) -> tuple[dict[str, Any], ReadStats]:

@@ -34,9 +34,8 @@ from tatami_functions.labs.invoices.items import (
     split_related,
 )
 from tatami_functions.labs.invoices.models import InvoiceIn
+from tatami_functions.labs.invoices.settings import InvoicesSettings
 from tatami_functions.labs.versioned import VersionedTable, guard
-
-TABLE_ENV = "INVOICES_TABLE"
 
 
 class InvoicesTable(VersionedTable):
@@ -47,7 +46,7 @@ class InvoicesTable(VersionedTable):
     'Open'
     """
 
-    unavailable, table_env, client_config = InvoicesUnavailableError, TABLE_ENV, CLIENT_CONFIG
+    unavailable, settings, client_config = InvoicesUnavailableError, InvoicesSettings, CLIENT_CONFIG
     conflict, entity = InvoiceConflictError, "invoice"
 
     def invoice(self, invoice_id: str) -> tuple[dict[str, Any], ReadStats]:

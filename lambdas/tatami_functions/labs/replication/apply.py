@@ -9,7 +9,6 @@ the failure queue so the shard moves on.
 
 from __future__ import annotations
 
-import os
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -17,21 +16,18 @@ from functools import cache
 from typing import Any
 
 from aws_lambda_powertools.metrics import MetricUnit
-from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
 from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
-from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from tatami_functions.common.observability import logger, metrics
+from tatami_functions.common.stream_batches import partial_response
 from tatami_functions.labs.replication import parking
 from tatami_functions.labs.replication.exceptions import ReplicaUnavailableError, UnreplicableRecordError
 from tatami_functions.labs.replication.records import Record, newest_per_key, replica_item
 from tatami_functions.labs.replication.repository import ReplicaTable, default_table
+from tatami_functions.labs.replication.settings import ReplicatorSettings
 
-TOMBSTONE_ENV = "TOMBSTONE_SECONDS"
-DEFAULT_TOMBSTONE_SECONDS = 2 * 24 * 3600  # longer than a stream keeps records (24 h)
 WRITERS = 8
-_processor = BatchProcessor(event_type=EventType.DynamoDBStreams)
 
 
 @cache
@@ -58,7 +54,7 @@ def apply_record(record: Record, replica: ReplicaTable, now: float, tombstone_se
 def apply_batch(records: list[Record], replica: ReplicaTable | None = None) -> dict[str, str]:
     """Apply the newest record of each key; sequence number -> outcome for the records written."""
     replica = replica or default_table()
-    now, tombstone_seconds = time.time(), int(os.environ.get(TOMBSTONE_ENV, DEFAULT_TOMBSTONE_SECONDS))
+    now, tombstone_seconds = time.time(), ReplicatorSettings.from_env().tombstone_seconds
     newest = list(newest_per_key(records).values())
     outcomes = _writers().map(lambda r: apply_record(r, replica, now, tombstone_seconds), newest)
     return {r["dynamodb"]["SequenceNumber"]: outcome for r, outcome in zip(newest, outcomes, strict=True)}
@@ -70,13 +66,7 @@ def handle_batch(event: dict[str, Any], context: LambdaContext | None = None) ->
     outcomes = apply_batch(records)
     failed = {seq: why for seq, why in outcomes.items() if why.startswith("failed")}
     _record_metrics(records, outcomes)
-
-    def check(record: DynamoDBRecord) -> None:
-        sequence = record.dynamodb.sequence_number if record.dynamodb else None
-        if sequence in failed:
-            raise ReplicaUnavailableError(failed[sequence])
-
-    return process_partial_response(event=event, record_handler=check, processor=_processor, context=context)
+    return partial_response(event, context, failed, ReplicaUnavailableError)
 
 
 def _record_metrics(records: list[Record], outcomes: dict[str, str]) -> None:

@@ -9,7 +9,6 @@ operator can re-copy the item (the source still has it) once it fits.
 from __future__ import annotations
 
 import json
-import os
 from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import BotoCoreError, ClientError
@@ -17,11 +16,10 @@ from botocore.exceptions import BotoCoreError, ClientError
 from tatami_functions.common.clients import aws_client
 from tatami_functions.labs.replication.exceptions import ReplicaUnavailableError
 from tatami_functions.labs.replication.records import Record
+from tatami_functions.labs.replication.settings import ReplicatorSettings
 
 if TYPE_CHECKING:
     from mypy_boto3_sqs import SQSClient
-
-QUEUE_ENV = "REPLICATION_FAILURE_QUEUE_URL"
 
 
 def _client() -> SQSClient:
@@ -52,7 +50,8 @@ def park(record: Record, reason: str, client: SQSClient | None = None) -> None:
     """Send the record's metadata to the failure queue; ReplicaUnavailableError if SQS refuses (retry)."""
     try:
         (client or _client()).send_message(
-            QueueUrl=os.environ[QUEUE_ENV], MessageBody=json.dumps(parked_message(record, reason))
+            QueueUrl=ReplicatorSettings.from_env().failure_queue_url,
+            MessageBody=json.dumps(parked_message(record, reason)),
         )
     except (ClientError, BotoCoreError) as exc:
         sequence = record["dynamodb"]["SequenceNumber"]

@@ -14,8 +14,8 @@ from botocore.exceptions import BotoCoreError, ClientError
 from tatami_functions.common.repository import CONDITION_FAILED, TableRepository
 from tatami_functions.labs.replication.exceptions import ReplicaUnavailableError, UnreplicableRecordError
 from tatami_functions.labs.replication.records import VERSION, Item, live
+from tatami_functions.labs.replication.settings import ReplicatorSettings
 
-TABLE_ENV = "REPLICA_TABLE"
 # A stream function has minutes, not an API's seconds; standard retries absorb throttling first.
 _CONFIG = Config(
     connect_timeout=3,
@@ -34,7 +34,8 @@ class ReplicaTable(TableRepository):
     True
     """
 
-    noun, unavailable, table_env, client_config = "the replica", ReplicaUnavailableError, TABLE_ENV, _CONFIG
+    noun, unavailable, client_config = "the replica", ReplicaUnavailableError, _CONFIG
+    settings = ReplicatorSettings
 
     def write(self, item: Item) -> bool:
         """Store `item` unless the replica holds its version or a newer one; True if it was stored."""

@@ -8,7 +8,6 @@ index key, and an absent key keeps the item out of the index, which costs nothin
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, Any
 
 from tatami_functions.common.listing import (
@@ -23,6 +22,7 @@ from tatami_functions.common.listing import (
 )
 from tatami_functions.models.businesses.exceptions import BusinessNotFoundError
 from tatami_functions.models.businesses.models import LEVELS, SEPARATOR, Business
+from tatami_functions.models.businesses.settings import BusinessesSettings
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
@@ -61,7 +61,7 @@ class BusinessesRepository:
     """Writes listings and answers "businesses of type T in location L"."""
 
     def __init__(self, table: str | None = None, client: DynamoDBClient | None = None) -> None:
-        self.table = table or os.environ["BUSINESSES_TABLE_NAME"]
+        self.table = table or BusinessesSettings.from_env().table
         self._client = client
 
     @property

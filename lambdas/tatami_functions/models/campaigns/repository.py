@@ -11,8 +11,8 @@ from tatami_functions.common.repository import TableRepository
 from tatami_functions.models.campaigns.exceptions import CampaignsUnavailableError, ProfileNotFoundError
 from tatami_functions.models.campaigns.intersect import LOWEST, Seek
 from tatami_functions.models.campaigns.models import Condition
+from tatami_functions.models.campaigns.settings import CampaignsSettings
 
-TABLE_ENV = "CAMPAIGN_USERS_TABLE"
 _TO, _FROM = TypeSerializer(), TypeDeserializer()
 
 
@@ -41,7 +41,7 @@ class CampaignUsersTable(TableRepository):
     {'user_id': 'MAX', 'prefecture': '千葉県', 'birth_month': 12, 'last_order_month': 12}
     """
 
-    noun, unavailable, table_env = "campaign users", CampaignsUnavailableError, TABLE_ENV
+    noun, unavailable, settings = "campaign users", CampaignsUnavailableError, CampaignsSettings
 
     def put_profile(self, user_id: str, values: dict[str, Any]) -> None:
         """Replace a profile; attributes left out are absent, so the user leaves those indexes."""

@@ -21,8 +21,8 @@ from tatami_functions.models.carts.models import (
     item_row,
     ship_to_row,
 )
+from tatami_functions.models.carts.settings import CartsSettings
 
-TABLE_ENV = "CARTS_TABLE"
 INDEX = "GSI_sort_key_gsi_sk"
 Key = dict[str, Any]
 _TO, _FROM = TypeSerializer(), TypeDeserializer()
@@ -46,7 +46,7 @@ class CartsTable(TableRepository):
     3300
     """
 
-    noun, unavailable, table_env = "carts", CartsUnavailableError, TABLE_ENV
+    noun, unavailable, settings = "carts", CartsUnavailableError, CartsSettings
 
     def rows(self, user_id: str, prefix: str | None = None) -> dict[str, Any]:
         """`{sort_key: value}` of a user's rows (under `prefix`): one Query, paged to the end."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import time
 from http import HTTPStatus
 from typing import Annotated, Any
@@ -22,7 +21,6 @@ from tatami_functions.models.devices.exceptions import (
 )
 from tatami_functions.models.devices.items import Reads
 from tatami_functions.models.devices.models import (
-    DEFAULT_RETENTION_DAYS,
     AssignmentIn,
     DeviceLog,
     Level,
@@ -31,6 +29,7 @@ from tatami_functions.models.devices.models import (
     timestamp,
 )
 from tatami_functions.models.devices.repository import default_table
+from tatami_functions.models.devices.settings import DeviceLogsSettings
 
 app = create_resolver()
 
@@ -59,7 +58,7 @@ answer_errors(
 )
 def post_log(device_id: DeviceId, body: Annotated[LogIn, Body()]) -> Response[Any]:
     table = default_table()
-    retention = int(os.environ.get(logs.RETENTION_ENV, DEFAULT_RETENTION_DAYS))
+    retention = DeviceLogsSettings.from_env().retention_days  # the deployment's default
     log = logs.new_log(device_id, body, table.shards, time.time(), retention)
     table.put(log)
     return json_response(HTTPStatus.CREATED, log.to_json())

@@ -5,6 +5,12 @@ admits only REMOVE records by `dynamodb.amazonaws.com` (TTL, not a user's delete
 again, so a misconfigured mapping archives nothing it should not. One object per batch keeps S3
 requests (and their cost) far below one per log; the key is the batch's sequence-number range, so a
 retried batch rewrites the same object instead of adding a duplicate.
+
+Failures take the stream consumers' one shape (`common.stream_batches`): a record that is not a
+device log is a batch item failure while the batch's other logs are archived, and when S3 refuses
+the object every record of the batch fails (the function errs: Lambda retries, then bisects). A
+retry starts at the lowest failed record, so logs after a poisoned one come again and land in the
+retry's object too: the archive is at least once, and each line carries its log's key to dedupe on.
 """
 
 from __future__ import annotations
@@ -12,22 +18,25 @@ from __future__ import annotations
 import base64
 import gzip
 import json
-import os
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
+from aws_lambda_powertools.utilities.typing import LambdaContext
 from boto3.dynamodb.types import Binary
 from botocore.exceptions import BotoCoreError, ClientError
 
 from tatami_functions.common.clients import aws_client
+from tatami_functions.common.observability import logger
+from tatami_functions.common.stream_batches import partial_response
 from tatami_functions.common.stream_images import plain_image
-from tatami_functions.models.devices.exceptions import DeviceLogsUnavailableError
+from tatami_functions.models.devices.settings import ArchiveSettings
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
-BUCKET_ENV = "ARCHIVE_BUCKET"
 PREFIX = "archive/device-logs/"
 TTL_PRINCIPAL = "dynamodb.amazonaws.com"
 
@@ -76,23 +85,54 @@ def object_key(records: list[dict[str, Any]]) -> str:
     return f"{PREFIX}date={day:%Y-%m-%d}/{first['SequenceNumber']}-{last['SequenceNumber']}.jsonl.gz"
 
 
-def archive_expired(records: list[dict[str, Any]], client: S3Client | None = None) -> dict[str, Any]:
-    """Archive a batch's TTL deletions; raises (so Lambda retries, then bisects) if S3 refuses."""
-    expired = [expired_log(record) for record in records if is_ttl_removal(record)]
+@dataclass(frozen=True)
+class ArchivedBatch:
+    """What archiving a batch did: the object written (None: no TTL deletion to keep), how many
+    logs it holds, and the records to retry (sequence number -> why)."""
+
+    key: str | None = None
+    archived: int = 0
+    failed: dict[str, str] = field(default_factory=dict)
+
+
+def archive_expired(records: list[dict[str, Any]], client: S3Client | None = None) -> ArchivedBatch:
+    """Archive a batch's TTL deletions in one object; a record that is not a device log fails alone,
+    and all of them fail if S3 refuses the object."""
+    expired: dict[str, dict[str, Any]] = {}
+    failed: dict[str, str] = {}
+    for record in records:
+        if not is_ttl_removal(record):
+            continue
+        sequence = record["dynamodb"]["SequenceNumber"]
+        try:
+            expired[sequence] = expired_log(record)
+        except (ArithmeticError, KeyError, TypeError, ValueError) as exc:
+            logger.warning("not a device log", extra={"sequence_number": sequence, "error": repr(exc)})
+            failed[sequence] = f"not a device log ({type(exc).__name__}: {exc})"
     if not expired:
-        return {"archived": 0}
+        return ArchivedBatch(failed=failed)
     key = object_key(records)
-    lines = "".join(json.dumps(log, ensure_ascii=False) + "\n" for log in expired)
+    lines = "".join(json.dumps(log, ensure_ascii=False) + "\n" for log in expired.values())
     try:
         (client or _client()).put_object(
-            Bucket=os.environ[BUCKET_ENV],
+            Bucket=ArchiveSettings.from_env().bucket,
             Key=key,
             Body=gzip.compress(lines.encode()),
             ContentType="application/x-ndjson",
         )
     except (ClientError, BotoCoreError) as exc:
-        raise DeviceLogsUnavailableError(f"cannot archive {len(expired)} expired logs: {exc}") from exc
-    return {"archived": len(expired), "key": key}
+        why = f"cannot archive {len(expired)} expired logs: {exc}"
+        logger.warning("archive object refused; its records will be retried", extra={"error": why})
+        return ArchivedBatch(failed=failed | dict.fromkeys(expired, why))
+    return ArchivedBatch(key, len(expired), failed)
+
+
+def handle_batch(event: dict[str, Any], context: LambdaContext | None = None) -> PartialItemFailureResponse:
+    """The archiver's work: archive the batch, report what must be retried."""
+    batch = archive_expired(event["Records"])
+    if batch.key is not None:
+        logger.info("archived expired logs", extra={"key": batch.key, "archived": batch.archived})
+    return partial_response(event, context, batch.failed)
 
 
 def _client() -> S3Client:

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from tatami_functions.common.observability import logger, tracer
 from tatami_functions.models.devices.api import app
-from tatami_functions.models.devices.archive import archive_expired
+from tatami_functions.models.devices.archive import handle_batch
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)
@@ -20,5 +21,5 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
 
 @logger.inject_lambda_context
 @tracer.capture_lambda_handler
-def archive(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    return archive_expired(event["Records"])
+def archive(event: dict[str, Any], context: LambdaContext) -> PartialItemFailureResponse:
+    return handle_batch(event, context)

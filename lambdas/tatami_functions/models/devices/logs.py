@@ -10,7 +10,6 @@ from tatami_functions.models.devices.models import DEFAULT_RETENTION_DAYS, Devic
 from tatami_functions.models.devices.repository import EARLIEST, LATEST, Window
 
 DAY_SECONDS = 86_400
-RETENTION_ENV = "LOG_RETENTION_DAYS"  # the deployment's default, set by the construct
 
 
 def new_log(

@@ -8,7 +8,7 @@ DynamoDB deletes expired items within days, not at once (the seed warns of it).
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Self
 
 from tatami_functions.common.repository import CONDITION_FAILED, POOLED, TableRepository
@@ -27,13 +27,11 @@ from tatami_functions.models.devices.items import (
 )
 from tatami_functions.models.devices.merge import Key, Stream, merge_page
 from tatami_functions.models.devices.models import DeviceLog, Level, sort_key
+from tatami_functions.models.devices.settings import DEFAULT_SHARDS, DeviceLogsSettings
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
 
-TABLE_ENV = "DEVICE_LOGS_TABLE"
-SHARDS_ENV = "LOG_SHARDS"
-DEFAULT_SHARDS = 10
 OPERATOR_INDEX = "GSI_operator_created_at"
 ESCALATION_INDEX = "GSI_escalated_to_level_with_created_at"
 SHARD_INDEX = "GSI_shard_id_created_at"
@@ -52,7 +50,7 @@ class DeviceLogsTable(TableRepository):
     ([DeviceLog(device_id='12345', level=<Level.WARNING: 'WARNING'>, ...)], None)
     """
 
-    noun, unavailable, table_env = "device logs", DeviceLogsUnavailableError, TABLE_ENV
+    noun, unavailable, settings = "device logs", DeviceLogsUnavailableError, DeviceLogsSettings
     client_config = POOLED  # up to ten shard queries run at once; keep a pooled connection for each
 
     def __init__(self, table_name: str, shards: int = DEFAULT_SHARDS, client: DynamoDBClient | None = None):
@@ -60,8 +58,9 @@ class DeviceLogsTable(TableRepository):
         self.shards = shards
 
     @classmethod
-    def _from_env(cls, env: Mapping[str, str]) -> Self:
-        return cls(env[TABLE_ENV], int(env.get(SHARDS_ENV, DEFAULT_SHARDS)))
+    def _from_env(cls) -> Self:
+        settings = DeviceLogsSettings.from_env()
+        return cls(settings.table, settings.shards)
 
     def put(self, log: DeviceLog) -> None:
         """Store a log; a retry of the same log succeeds, a different one on its key is a conflict."""

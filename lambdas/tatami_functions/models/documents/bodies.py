@@ -8,7 +8,6 @@ has moved on.
 from __future__ import annotations
 
 import gzip
-import os
 import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -18,11 +17,11 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from tatami_functions.models.documents.exceptions import DocumentsUnavailableError
 from tatami_functions.models.documents.models import INLINE_MAX_BYTES
+from tatami_functions.models.documents.settings import DocumentsSettings
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
-BUCKET_ENV = "DOCUMENTS_BUCKET"
 PREFIX = "documents/"
 
 
@@ -104,5 +103,5 @@ def default_bodies() -> DocumentBodies:
     """The function's bucket, named by its environment (one client per execution environment)."""
     global _default
     if _default is None:
-        _default = DocumentBodies(os.environ[BUCKET_ENV])
+        _default = DocumentBodies(DocumentsSettings.from_env().bucket)
     return _default

@@ -13,8 +13,8 @@ from tatami_functions.models.documents.exceptions import (
     DocumentsUnavailableError,
 )
 from tatami_functions.models.documents.models import Document, Status, listed
+from tatami_functions.models.documents.settings import DocumentsSettings
 
-TABLE_ENV = "DOCUMENTS_TABLE"
 INDEX = "GSI_user_id_status_with_created_on"
 Key = dict[str, Any]
 _TO, _FROM = TypeSerializer(), TypeDeserializer()
@@ -47,7 +47,7 @@ class DocumentsTable(TableRepository):
     ([{'report_id': 'r-0001', 'status': 'COMPLETED', 'created_on': '2021-07-13', 'summary': ...}], None)
     """
 
-    noun, unavailable, table_env = "documents", DocumentsUnavailableError, TABLE_ENV
+    noun, unavailable, settings = "documents", DocumentsUnavailableError, DocumentsSettings
 
     def put(self, values: dict[str, Any]) -> dict[str, Any] | None:
         """Write a document item unless its report_id is another user's; the item it replaced, if any."""

@@ -13,7 +13,8 @@ from tatami_functions.common.api import answer_errors, create_resolver
 from tatami_functions.common.listing import Limit, NextToken, bounds, path_name
 from tatami_functions.models.forum import service
 from tatami_functions.models.forum.exceptions import ForumNotFoundError, ThreadNotFoundError
-from tatami_functions.models.forum.repository import ForumRepository, ForumTables, ReplyQuery
+from tatami_functions.models.forum.repository import ForumRepository, ReplyQuery
+from tatami_functions.models.forum.settings import ForumTables
 
 app = create_resolver()
 

@@ -8,7 +8,6 @@ subject with '#' so one hash key holds exactly one thread's replies.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -25,6 +24,7 @@ from tatami_functions.common.listing import (
     start_key,
 )
 from tatami_functions.models.forum.exceptions import ForumNotFoundError, InvalidItemError, ThreadNotFoundError
+from tatami_functions.models.forum.settings import ForumTables
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
@@ -42,18 +42,6 @@ def reply_id(forum: str, subject: str) -> str:
     'DynamoDB#DynamoDB Thread 1'
     """
     return f"{forum}{SEPARATOR}{subject}"
-
-
-@dataclass(frozen=True, slots=True)
-class ForumTables:
-    forums: str
-    threads: str
-    replies: str
-
-    @classmethod
-    def from_env(cls) -> ForumTables:
-        env = os.environ
-        return cls(env["FORUMS_TABLE_NAME"], env["THREADS_TABLE_NAME"], env["REPLIES_TABLE_NAME"])
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,8 +19,8 @@ from tatami_functions.models.lockers.exceptions import (
     LockersUnavailableError,
 )
 from tatami_functions.models.lockers.models import Locker
+from tatami_functions.models.lockers.settings import LockersSettings
 
-TABLE_ENV = "LOCKERS_TABLE"
 POINTERS = "#locker"
 Key = dict[str, Any]
 _TO, _FROM = TypeSerializer(), TypeDeserializer()
@@ -60,7 +60,7 @@ class LockersTable(TableRepository):
     ([Locker(locker_id='kioi-1', state='東京都', location='千代田区#紀尾井町', ...)], None)
     """
 
-    noun, unavailable, table_env = "lockers", LockersUnavailableError, TABLE_ENV
+    noun, unavailable, settings = "lockers", LockersUnavailableError, LockersSettings
 
     def in_area(
         self, state: str, prefix: str | None, start: Key | None, limit: int

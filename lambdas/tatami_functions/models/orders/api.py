@@ -29,8 +29,9 @@ from tatami_functions.models.orders.models import (
     StatusChange,
     StatusOrdersQuery,
 )
-from tatami_functions.models.orders.repository import OrdersRepository, OrdersTables
+from tatami_functions.models.orders.repository import OrdersRepository
 from tatami_functions.models.orders.search import SCOPE
+from tatami_functions.models.orders.settings import OrdersTables
 from zindex import BadQueryError
 
 app = create_resolver()

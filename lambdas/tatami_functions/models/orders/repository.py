@@ -7,9 +7,7 @@ Query on a named index; the sharded status index is read by `models.orders.shard
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import ClientError
@@ -31,26 +29,11 @@ from tatami_functions.models.orders.exceptions import (
     OrderNotFoundError,
 )
 from tatami_functions.models.orders.models import CustomerOrdersQuery, Status
+from tatami_functions.models.orders.settings import OrdersTables
 from tatami_functions.models.orders.sharded import ShardPage
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
-
-
-@dataclass(frozen=True, slots=True)
-class OrdersTables:
-    orders: str
-    customers: str
-    shards: int = 10  # N of StatusOrders: readers query 1..N, so only ever raise it
-
-    def __post_init__(self) -> None:
-        if not 1 <= self.shards <= keys.MAX_SHARDS:
-            raise ValueError(f"ORDER_STATUS_SHARDS {self.shards} must be within 1..{keys.MAX_SHARDS}")
-
-    @classmethod
-    def from_env(cls) -> OrdersTables:
-        env = os.environ
-        return cls(env["ORDERS_TABLE_NAME"], env["CUSTOMERS_TABLE_NAME"], int(env["ORDER_STATUS_SHARDS"]))
 
 
 class OrdersRepository:

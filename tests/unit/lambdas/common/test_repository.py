@@ -13,6 +13,7 @@ from botocore.exceptions import ClientError, EndpointConnectionError
 
 from tatami_functions.common import repository
 from tatami_functions.common.repository import CONDITION_FAILED, TableRepository, forget_instances
+from tatami_functions.common.settings import SettingsError, TableSettings, variable
 
 
 class Unavailable(Exception):
@@ -23,16 +24,25 @@ class Conflict(Exception):
     pass
 
 
+class ThingsSettings(TableSettings):
+    table: str = variable("THINGS_TABLE")
+
+
+class ShardedSettings(TableSettings):
+    table: str = variable("SHARDED_TABLE")
+    shards: int = variable("SHARDS", int, default=1)
+
+
 class Things(TableRepository):
-    noun, unavailable, table_env = "things", Unavailable, "THINGS_TABLE"
+    noun, unavailable, settings = "things", Unavailable, ThingsSettings
 
 
 class Silent(TableRepository):
-    unavailable, table_env = Unavailable, "SILENT_TABLE"  # no noun: "cannot query: ..."
+    unavailable = Unavailable  # no noun: "cannot query: ..."
 
 
 class Sharded(TableRepository):
-    noun, unavailable, table_env = "shards", Unavailable, "SHARDED_TABLE"
+    noun, unavailable, settings = "shards", Unavailable, ShardedSettings
     client_config = Config(max_pool_connections=7)
 
     def __init__(self, table_name: str, shards: int = 1, client: Any = None) -> None:
@@ -40,8 +50,9 @@ class Sharded(TableRepository):
         self.shards = shards
 
     @classmethod
-    def _from_env(cls, env: Any) -> Sharded:
-        return cls(env[cls.table_env], int(env["SHARDS"]))
+    def _from_env(cls) -> Sharded:
+        settings = ShardedSettings.from_env()
+        return cls(settings.table, settings.shards)
 
 
 class FakeClient:
@@ -154,7 +165,7 @@ def test_from_environment_builds_one_instance_per_class(monkeypatch: pytest.Monk
 
 def test_from_environment_names_the_missing_variable(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("THINGS_TABLE", raising=False)
-    with pytest.raises(KeyError, match="THINGS_TABLE"):
+    with pytest.raises(SettingsError, match=r"^THINGS_TABLE is not set"):
         Things.from_environment()
 
 

@@ -1,0 +1,9 @@
+"""The employees lab's settings: its table (the EmployeesLab construct sets it)."""
+
+from __future__ import annotations
+
+from tatami_functions.common.settings import TableSettings, variable
+
+
+class EmployeesSettings(TableSettings):
+    table: str = variable("EMPLOYEES_TABLE")
