@@ -48,3 +48,19 @@ def test_the_wheel_holds_every_function_package(wheel: zipfile.ZipFile) -> None:
     packages = [path.relative_to(ROOT / "lambdas").as_posix() for path in FUNCTIONS.rglob("__init__.py")]
     assert len(packages) >= 10  # tatami_functions, common, every service and their subpackages
     assert set(packages) <= names
+
+
+def test_the_wheel_holds_the_data_the_code_reads(wheel: zipfile.ZipFile) -> None:
+    """`tatami olap`, the sample loaders and the capacity model read files beside their modules."""
+    names = set(wheel.namelist())
+    data = [
+        *(ROOT / "tatami" / "samples" / "data").iterdir(),
+        *(ROOT / "tatami" / "capacity" / "data").iterdir(),
+        *(FUNCTIONS / "olap" / "queries").iterdir(),
+        *(FUNCTIONS / "olap" / "views").iterdir(),
+    ]
+    wheel_paths = {
+        path.relative_to(ROOT / "lambdas" if FUNCTIONS in path.parents else ROOT).as_posix() for path in data
+    }
+    assert len(wheel_paths) >= 19
+    assert wheel_paths <= names, sorted(wheel_paths - names)
