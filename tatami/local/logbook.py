@@ -23,6 +23,12 @@ class LogBook:
             if self.echo:
                 print(entry, file=sys.stdout, flush=True)
 
+    def snapshot(self) -> list[str]:
+        """The lines so far, copied under the lock: iterating `lines` while a reader thread appends
+        would raise "deque mutated during iteration"."""
+        with self._lock:
+            return list(self.lines)
+
     def function(self, name: str, line: str) -> None:
         """A function's own output, prefixed by its logical id (its local name without the stack)."""
         self.write(name.split("-", 1)[-1][:24], line)

@@ -60,12 +60,12 @@ def _rollup_item_sum(cloud: LocalCloud, name: str) -> int:
 
 
 def _logged(cloud: LocalCloud, *fragments: str) -> bool:
-    return any(all(f in line for f in fragments) for line in list(cloud.log.lines))
+    return any(all(f in line for f in fragments) for line in cloud.log.snapshot())
 
 
 def _story(cloud: LocalCloud, name: str) -> str:
     """The stream's and the roll-up's log lines about `name`, for an assertion message."""
-    lines = [line for line in list(cloud.log.lines) if name in line or "discarding" in line]
+    lines = [line for line in cloud.log.snapshot() if name in line or "discarding" in line]
     return f"{_rollup_stats(cloud)}\n" + "\n".join(line[:300] for line in lines[-15:])
 
 

@@ -48,7 +48,7 @@ def faulty_cloud(app_cloud: LocalCloud, tmp_path_factory: pytest.TempPathFactory
 
 def injected(cloud: LocalCloud, what: str = "injected") -> int:
     """How many fault lines (`tatami faults: injected ...` or `killed ...`) the functions logged."""
-    return sum(f"tatami faults: {what}" in line for line in list(cloud.log.lines))
+    return sum(f"tatami faults: {what}" in line for line in cloud.log.snapshot())
 
 
 def increment_until_accepted(cloud: LocalCloud, name: str, by: int, key: str) -> int:

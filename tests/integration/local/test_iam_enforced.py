@@ -18,6 +18,7 @@ import requests
 from tatami.local import engines
 from tatami.local.cloud import LocalCloud, LocalCloudConfig
 from tests.support.templates import copy_assembly, revoke
+from tests.support.waiting import eventually
 
 REMOVED = [
     revoke("IpLookupLookupFunction", "dynamodb:GetItem"),
@@ -46,7 +47,13 @@ def restricted(app_cloud: LocalCloud, tmp_path_factory: pytest.TempPathFactory) 
 
 
 def refusals(cloud: LocalCloud, action: str) -> list[str]:
-    return [line for line in cloud.log.lines if "IAM:" in line and f"perform: {action} " in line]
+    """The guard's refusal lines for `action`, waited for: a function's stderr reaches the log book
+    through a reader thread, so the line can arrive just after the response it caused."""
+
+    def seen() -> list[str]:
+        return [line for line in cloud.log.snapshot() if "IAM:" in line and f"perform: {action} " in line]
+
+    return eventually(seen, timeout=10)
 
 
 def test_a_removed_dynamodb_read_fails_the_route_with_access_denied(restricted: LocalCloud) -> None:
@@ -79,7 +86,9 @@ def test_a_removed_sqs_send_stops_the_consumer_as_lambda_would(restricted: Local
     (mapping,) = [
         m for m in restricted.assembly.stream_mappings if m.function_id.startswith("ReplicationLab")
     ]
-    (line,) = [line for line in restricted.log.lines if f"mapping {mapping.logical_id} not started" in line]
+    (line,) = [
+        line for line in restricted.log.snapshot() if f"mapping {mapping.logical_id} not started" in line
+    ]
     assert "AccessDenied for sqs:SendMessage on arn:aws:sqs:" in line
     assert mapping.logical_id not in restricted.stream_stats
 

@@ -64,7 +64,7 @@ def test_a_poisoned_record_is_retried_bisected_and_sent_to_the_failure_queue(pro
     assert info["batchSize"] == 1
     assert messages[0]["requestContext"]["condition"] == "RetryAttemptsExhausted"
     assert messages[0]["requestContext"]["approximateInvokeCount"] == 3  # first try + 2 retries
-    failed_alone = [line for line in probe_cloud.log.lines if "poisoned batch of 1" in line]
+    failed_alone = [line for line in probe_cloud.log.snapshot() if "poisoned batch of 1" in line]
     assert len(failed_alone) >= 3
 
 
@@ -85,7 +85,12 @@ def test_a_crash_is_a_502_logged_with_the_request_id(probe_cloud: LocalCloud) ->
     assert response.status_code == 502
     assert response.json() == {"message": "Internal server error"}
     request_id = response.headers["x-amzn-RequestId"]
-    logged = [line for line in probe_cloud.log.lines if request_id in line and "RuntimeError" in line]
+    logged = eventually(  # the function's stderr reaches the log book through a reader thread
+        lambda: [
+            line for line in probe_cloud.log.snapshot() if request_id in line and "RuntimeError" in line
+        ],
+        timeout=10,
+    )
     assert logged, "the 502 must be logged with its request id and the error"
     assert requests.get(f"{probe_cloud.api_url}/malformed", timeout=10).status_code == 502
 

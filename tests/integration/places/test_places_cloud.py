@@ -141,7 +141,7 @@ def test_missing_dimension_leaves_and_rejoins_unencodable_stays_out(cloud: Local
             "population": {"N": "1"},
         },
     )
-    assert eventually(lambda: any("unencodable" in line and bad in line for line in cloud.log.lines))
+    assert eventually(lambda: any("unencodable" in line and bad in line for line in cloud.log.snapshot()))
     assert address_of(cloud, bad) is None
 
 
