@@ -19,11 +19,10 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from botocore.config import Config
 
-from tatami_functions.common.clients import aws_client
 from tatami_functions.common.tokens import decode_token, encode_token
 
 if TYPE_CHECKING:
-    from mypy_boto3_dynamodb import DynamoDBClient
+    pass
 
 LIMIT_MAX = 100
 Limit = Annotated[int, Query(ge=1, le=LIMIT_MAX, description="Items per page (1..100)")]
@@ -39,12 +38,6 @@ CLIENT_CONFIG = Config(
     retries={"mode": "standard", "max_attempts": 4},
     max_pool_connections=32,  # a sharded read runs up to 32 Queries at once
 )
-
-
-def default_client() -> DynamoDBClient:
-    """The function's DynamoDB client, created on first use and reused across warm starts."""
-    client: DynamoDBClient = aws_client("dynamodb", CLIENT_CONFIG)
-    return client
 
 
 @dataclass(frozen=True, slots=True)

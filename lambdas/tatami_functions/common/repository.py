@@ -1,11 +1,12 @@
-"""The plumbing every one-table repository shares: a lazy client, SDK errors translated, one instance.
+"""The plumbing every repository shares: a lazy client, one instance per function, SDK errors translated.
 
-A repository module still owns its table's key names, expressions and queries (one module per
-table). What each of them used to write again lives here: the client, created on first use and
-reused across warm starts; `_call`, which turns a `ClientError`/`BotoCoreError` into the service's
-own 503 error (or, for the codes a caller names, into its conflict or not-found error) with
-`raise ... from exc`; and `from_environment`, the function's instance named by its settings
-(`common.settings`: the service's declaration, whose `table` names the table).
+A repository module still owns its tables' key names, expressions and queries. What each of them
+used to write again lives here. `Repository` (every repository, of one table or several, or of a
+bucket): the client, injected or created on first use and reused across warm starts, and
+`from_environment`, the function's one instance named by its settings (`common.settings`).
+`TableRepository` (one table): `_call`, which turns a `ClientError`/`BotoCoreError` into the
+service's own 503 error (or, for the codes a caller names, into its conflict or not-found error)
+with `raise ... from exc`.
 """
 
 from __future__ import annotations
@@ -22,7 +23,14 @@ from tatami_functions.common.settings import TableSettings
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
 
-__all__ = ["CONDITION_FAILED", "POOLED", "TRANSACTION_CANCELED", "TableRepository", "forget_instances"]
+__all__ = [
+    "CONDITION_FAILED",
+    "POOLED",
+    "TRANSACTION_CANCELED",
+    "Repository",
+    "TableRepository",
+    "forget_instances",
+]
 
 CONDITION_FAILED = "ConditionalCheckFailedException"
 TRANSACTION_CANCELED = "TransactionCanceledException"
@@ -30,36 +38,29 @@ TRANSACTION_CANCELED = "TransactionCanceledException"
 # a pooled connection for each, and standard retries to absorb throttling.
 POOLED = Config(max_pool_connections=32, retries={"mode": "standard", "max_attempts": 3})
 
-_instances: dict[type[TableRepository], TableRepository] = {}
+_instances: dict[type[Repository], Repository] = {}
 
 
-class TableRepository:
-    """The base of a repository of one table; subclasses add its reads and writes.
+class Repository:
+    """The base of every repository: one client, injected or created on first use and kept (reused
+    while the environment is warm), and the function's one instance, named by its environment.
 
-    Class attributes: `noun`, the table as error messages name it ("" leaves it out);
-    `unavailable`, the service's 503 error; `settings`, the function's declaration (its `table`
-    names the table); `client_config`, the botocore Config of the lazily created client (None:
-    botocore's defaults).
-
-    >>> class Lockers(TableRepository):
-    ...     noun, unavailable = "lockers", RuntimeError
-    >>> Lockers("Tatami-Lockers")._message("put_item", None, "throttled")
-    'cannot put item on lockers: throttled'
+    Class attributes: `service`, the AWS service of the client ("dynamodb", "s3"); `client_config`,
+    the botocore Config of the lazily created client (None: botocore's defaults). A subclass says how
+    its settings name it in `_from_env`.
     """
 
-    noun: ClassVar[str] = ""
-    unavailable: ClassVar[type[Exception]]
-    settings: ClassVar[type[TableSettings]]
+    service: ClassVar[str] = "dynamodb"
     client_config: ClassVar[Config | None] = None
 
-    def __init__(self, table_name: str, client: DynamoDBClient | None = None) -> None:
-        self.table_name, self._client = table_name, client
+    def __init__(self, client: Any = None) -> None:
+        self._client = client
 
     @property
-    def client(self) -> DynamoDBClient:
+    def client(self) -> Any:
         """The injected client, else one created on first use (and kept: reused while warm)."""
         if self._client is None:
-            self._client = boto3.client("dynamodb", config=self.client_config)
+            self._client = boto3.client(self.service, config=self.client_config)
         return self._client
 
     @classmethod
@@ -76,7 +77,38 @@ class TableRepository:
 
     @classmethod
     def _from_env(cls) -> Self:
-        """A new instance from the function's settings; a repository with more of them reads them here."""
+        """A new instance from the function's settings."""
+        raise NotImplementedError(f"{cls.__name__} does not say how its settings name it")
+
+
+class TableRepository(Repository):
+    """The base of a repository of one table; subclasses add its reads and writes.
+
+    Class attributes: `noun`, the table as error messages name it ("" leaves it out);
+    `unavailable`, the service's 503 error; `settings`, the function's declaration (its `table`
+    names the table).
+
+    >>> class Lockers(TableRepository):
+    ...     noun, unavailable = "lockers", RuntimeError
+    >>> Lockers("Tatami-Lockers")._message("put_item", None, "throttled")
+    'cannot put item on lockers: throttled'
+    """
+
+    noun: ClassVar[str] = ""
+    unavailable: ClassVar[type[Exception]]
+    settings: ClassVar[type[TableSettings]]
+
+    def __init__(self, table_name: str, client: DynamoDBClient | None = None) -> None:
+        super().__init__(client)
+        self.table_name = table_name
+
+    @property
+    def client(self) -> DynamoDBClient:
+        client: DynamoDBClient = super().client
+        return client
+
+    @classmethod
+    def _from_env(cls) -> Self:
         return cls(cls.settings.from_env().table)
 
     def _call(

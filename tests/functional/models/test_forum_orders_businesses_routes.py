@@ -18,6 +18,7 @@ import pytest
 from infra.constructs import forum_orders_businesses_schema as schema
 from tatami_functions.common import index_search, tokens
 from tatami_functions.common.clients import aws_client
+from tatami_functions.common.repository import forget_instances
 from tatami_functions.common.tokens import PageTokenSettings
 from tatami_functions.models.businesses import api as businesses_api
 from tatami_functions.models.businesses.settings import BusinessesSettings
@@ -52,8 +53,7 @@ def _clear_caches() -> None:
     tokens._secret.cache_clear()
     index_search.searcher.cache_clear()
     aws_client.cache_clear()
-    for module in APPS.values():
-        module.repository.cache_clear()
+    forget_instances()
 
 
 @pytest.fixture(scope="module", autouse=True)

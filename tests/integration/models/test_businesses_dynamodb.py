@@ -89,7 +89,9 @@ def test_a_listing_without_a_location_is_out_of_the_sparse_index(
     calls = recorder.take()
     assert [(c.operation, c.index) for c in calls] == [("GetItem", None), ("Query", "BusinessLocation")]
     assert calls[1].scanned == len(coffee.items) == 3
-    index = repository.client.scan(TableName=repository.table, IndexName="BusinessLocation", Select="COUNT")
+    index = repository.client.scan(
+        TableName=repository.table_name, IndexName="BusinessLocation", Select="COUNT"
+    )
     assert index["Count"] == len(DATA["seed"]) + len(DATA["demo"]) - 1
 
 

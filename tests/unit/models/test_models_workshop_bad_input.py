@@ -23,7 +23,6 @@ from tatami_functions.models.carts.settings import CartsSettings
 from tatami_functions.models.devices.api import app as devices
 from tatami_functions.models.devices.logs import scope
 from tatami_functions.models.devices.settings import DeviceLogsSettings
-from tatami_functions.models.documents import bodies
 from tatami_functions.models.documents.api import app as documents
 from tatami_functions.models.documents.settings import DocumentsSettings
 from tatami_functions.models.lockers.api import app as lockers
@@ -60,7 +59,6 @@ def _environment(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         monkeypatch.setenv(name, value)
     monkeypatch.setattr(tokens, "_secret", lambda: b"unit-test-key")
     # The tables and bucket built here name no real ones: drop them afterwards.
-    monkeypatch.setattr(bodies, "_default", None)
     forget_instances()
     yield
     forget_instances()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import cache
 from http import HTTPStatus
 from typing import Annotated, Any
 
@@ -20,9 +19,8 @@ app = create_resolver()
 Id = Annotated[str, Path(pattern=ID_PATTERN, description="Letters, digits, '_', '.', '-' (1..64)")]
 
 
-@cache
 def repository() -> BusinessesRepository:
-    return BusinessesRepository()
+    return BusinessesRepository.from_environment()
 
 
 answer_errors(

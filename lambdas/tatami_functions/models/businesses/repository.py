@@ -11,21 +11,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tatami_functions.common.listing import (
+    CLIENT_CONFIG,
     Item,
     ListPage,
     ReadStats,
     cut,
-    default_client,
     low_level,
     plain,
     start_key,
 )
+from tatami_functions.common.repository import TableRepository
 from tatami_functions.models.businesses.exceptions import BusinessNotFoundError
 from tatami_functions.models.businesses.models import LEVELS, SEPARATOR, Business
 from tatami_functions.models.businesses.settings import BusinessesSettings
 
 if TYPE_CHECKING:
-    from mypy_boto3_dynamodb import DynamoDBClient
+    pass
 
 LOCATION_INDEX = "BusinessLocation"
 INDEX_KEYS = ("BusinessType", "Location", "BusinessId")
@@ -57,27 +58,22 @@ def shown(item: Item) -> dict[str, Any]:
     return business
 
 
-class BusinessesRepository:
+class BusinessesRepository(TableRepository):
     """Writes listings and answers "businesses of type T in location L"."""
 
-    def __init__(self, table: str | None = None, client: DynamoDBClient | None = None) -> None:
-        self.table = table or BusinessesSettings.from_env().table
-        self._client = client
-
-    @property
-    def client(self) -> DynamoDBClient:
-        return self._client or default_client()
+    settings = BusinessesSettings
+    client_config = CLIENT_CONFIG
 
     def save(self, business_id: str, business: Business) -> dict[str, Any]:
         """Create or replace a listing; empty attributes are left out (seed 002: sparse indexes)."""
         values = {k: v for k, v in business.model_dump().items() if v != ""}
         location = business.location()
         item = {"BusinessId": business_id, **values, **({"Location": location} if location else {})}
-        self.client.put_item(TableName=self.table, Item=low_level(item))
+        self.client.put_item(TableName=self.table_name, Item=low_level(item))
         return shown(low_level(item))
 
     def get(self, business_id: str) -> dict[str, Any]:
-        response = self.client.get_item(TableName=self.table, Key={"BusinessId": {"S": business_id}})
+        response = self.client.get_item(TableName=self.table_name, Key={"BusinessId": {"S": business_id}})
         if "Item" not in response:
             raise BusinessNotFoundError(business_id)
         return shown(response["Item"])
@@ -88,7 +84,7 @@ class BusinessesRepository:
         """One Query of BusinessLocation: BusinessType = type [AND the location condition]."""
         condition, values = location_condition(levels)
         request: dict[str, Any] = {
-            "TableName": self.table,
+            "TableName": self.table_name,
             "IndexName": LOCATION_INDEX,
             "KeyConditionExpression": " AND ".join(filter(None, ["BusinessType = :type", condition])),
             "ExpressionAttributeValues": {":type": {"S": business_type}, **values},

@@ -19,7 +19,7 @@ from tatami_functions.common.api import (
 )
 from tatami_functions.common.tokens import decode_token, encode_token
 from tatami_functions.models.documents import service
-from tatami_functions.models.documents.bodies import default_bodies
+from tatami_functions.models.documents.bodies import DocumentBodies
 from tatami_functions.models.documents.exceptions import (
     DocumentConflictError,
     DocumentNotFoundError,
@@ -54,7 +54,7 @@ answer_errors(
 def put_document(user_id: UserId, report_id: Report, body: Annotated[DocumentIn, Body()]) -> Response[Any]:
     today = datetime.now(UTC).date()
     document, created = service.put_document(
-        default_table(), default_bodies(), user_id, report_id, body, today
+        default_table(), DocumentBodies.from_environment(), user_id, report_id, body, today
     )
     return json_response(HTTPStatus.CREATED if created else HTTPStatus.OK, document.to_json())
 
@@ -74,7 +74,7 @@ def list_documents(
 
 @app.get("/users/<user_id>/documents/<report_id>", summary="A document with its body", tags=TAGS)
 def get_document(user_id: UserId, report_id: Report) -> dict[str, Any]:
-    return service.get_document(default_table(), default_bodies(), user_id, report_id)
+    return service.get_document(default_table(), DocumentBodies.from_environment(), user_id, report_id)
 
 
 @app.patch(
@@ -93,5 +93,5 @@ def patch_document(
     responses=NO_CONTENT,
 )
 def delete_document(user_id: UserId, report_id: Report) -> Response[Any]:
-    service.delete_document(default_table(), default_bodies(), user_id, report_id)
+    service.delete_document(default_table(), DocumentBodies.from_environment(), user_id, report_id)
     return Response(status_code=HTTPStatus.NO_CONTENT)

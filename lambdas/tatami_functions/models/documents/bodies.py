@@ -10,11 +10,11 @@ from __future__ import annotations
 import gzip
 import uuid
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Self
 
-import boto3
 from botocore.exceptions import BotoCoreError, ClientError
 
+from tatami_functions.common.repository import Repository
 from tatami_functions.models.documents.exceptions import DocumentsUnavailableError
 from tatami_functions.models.documents.models import INLINE_MAX_BYTES
 from tatami_functions.models.documents.settings import DocumentsSettings
@@ -59,20 +59,26 @@ def new_key(report_id: str) -> str:
     return f"{PREFIX}{report_id}/{uuid.uuid4().hex}"
 
 
-class DocumentBodies:
+class DocumentBodies(Repository):
     """The S3 side of document bodies.
 
     >>> DocumentBodies("tatami-documents").put("documents/r1/abc", "text")  # doctest: +SKIP
     """
 
+    service = "s3"
+
     def __init__(self, bucket: str, client: S3Client | None = None) -> None:
-        self.bucket, self._client = bucket, client
+        super().__init__(client)
+        self.bucket = bucket
 
     @property
     def client(self) -> S3Client:
-        if self._client is None:
-            self._client = boto3.client("s3")
-        return self._client
+        client: S3Client = super().client
+        return client
+
+    @classmethod
+    def _from_env(cls) -> Self:
+        return cls(DocumentsSettings.from_env().bucket)
 
     def put(self, key: str, text: str) -> None:
         try:
@@ -94,14 +100,3 @@ class DocumentBodies:
             self.client.delete_object(Bucket=self.bucket, Key=key)
         except (ClientError, BotoCoreError) as exc:
             raise DocumentsUnavailableError(f"cannot delete a document body: {exc}") from exc
-
-
-_default: DocumentBodies | None = None
-
-
-def default_bodies() -> DocumentBodies:
-    """The function's bucket, named by its environment (one client per execution environment)."""
-    global _default
-    if _default is None:
-        _default = DocumentBodies(DocumentsSettings.from_env().bucket)
-    return _default

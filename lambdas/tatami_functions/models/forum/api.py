@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import datetime
-from functools import cache
 from http import HTTPStatus
 from typing import Annotated, Any, Literal
 
@@ -14,7 +13,6 @@ from tatami_functions.common.listing import Limit, NextToken, bounds, path_name
 from tatami_functions.models.forum import service
 from tatami_functions.models.forum.exceptions import ForumNotFoundError, ThreadNotFoundError
 from tatami_functions.models.forum.repository import ForumRepository, ReplyQuery
-from tatami_functions.models.forum.settings import ForumTables
 
 app = create_resolver()
 
@@ -25,9 +23,8 @@ To = Annotated[datetime | None, Query(alias="to", description="Replies at or bef
 Order = Annotated[Literal["asc", "desc"], Query(description="ReplyDateTime order")]
 
 
-@cache
 def repository() -> ForumRepository:
-    return ForumRepository(ForumTables.from_env())
+    return ForumRepository.from_environment()
 
 
 answer_errors(

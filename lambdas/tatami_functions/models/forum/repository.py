@@ -10,19 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 from tatami_functions.common.listing import (
+    CLIENT_CONFIG,
     Item,
     ListPage,
     ReadStats,
     cut,
-    default_client,
     low_level,
     plain,
     range_condition,
     start_key,
 )
+from tatami_functions.common.repository import Repository
 from tatami_functions.models.forum.exceptions import ForumNotFoundError, InvalidItemError, ThreadNotFoundError
 from tatami_functions.models.forum.settings import ForumTables
 
@@ -55,16 +56,23 @@ class ReplyQuery:
     descending: bool = False
 
 
-class ForumRepository:
+class ForumRepository(Repository):
     """Reads (and, for loaders, writes) the three forum tables."""
 
+    client_config = CLIENT_CONFIG
+
     def __init__(self, tables: ForumTables, client: DynamoDBClient | None = None) -> None:
+        super().__init__(client)
         self.tables = tables
-        self._client = client
 
     @property
     def client(self) -> DynamoDBClient:
-        return self._client or default_client()
+        client: DynamoDBClient = super().client
+        return client
+
+    @classmethod
+    def _from_env(cls) -> Self:
+        return cls(ForumTables.from_env())
 
     def list_forums(self, limit: int, cursor: Item | None = None) -> ListPage:
         """Every forum, one page at a time: a Scan, the only one in the forum model."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import datetime
 from decimal import Decimal
-from functools import cache
 from http import HTTPStatus
 from typing import Annotated, Any, Literal
 
@@ -31,7 +30,6 @@ from tatami_functions.models.orders.models import (
 )
 from tatami_functions.models.orders.repository import OrdersRepository
 from tatami_functions.models.orders.search import SCOPE
-from tatami_functions.models.orders.settings import OrdersTables
 from zindex import BadQueryError
 
 app = create_resolver()
@@ -42,9 +40,8 @@ When = Annotated[datetime | None, Query(description="An instant (ISO 8601; UTC i
 From = Annotated[datetime | None, Query(alias="from", description="Orders at or after (ISO 8601)")]
 
 
-@cache
 def repository() -> OrdersRepository:
-    return OrdersRepository(OrdersTables.from_env())
+    return OrdersRepository.from_environment()
 
 
 answer_errors(

@@ -8,20 +8,21 @@ Query on a named index; the sharded status index is read by `models.orders.shard
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 from botocore.exceptions import ClientError
 
 from tatami_functions.common.listing import (
+    CLIENT_CONFIG,
     Item,
     ListPage,
     ReadStats,
     cut,
-    default_client,
     low_level,
     plain,
     start_key,
 )
+from tatami_functions.common.repository import Repository
 from tatami_functions.models.orders import keys
 from tatami_functions.models.orders.exceptions import (
     CustomerNotFoundError,
@@ -36,16 +37,23 @@ if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
 
 
-class OrdersRepository:
+class OrdersRepository(Repository):
     """Reads and writes orders and customer summaries."""
 
+    client_config = CLIENT_CONFIG
+
     def __init__(self, tables: OrdersTables, client: DynamoDBClient | None = None) -> None:
+        super().__init__(client)
         self.tables = tables
-        self._client = client
 
     @property
     def client(self) -> DynamoDBClient:
-        return self._client or default_client()
+        client: DynamoDBClient = super().client
+        return client
+
+    @classmethod
+    def _from_env(cls) -> Self:
+        return cls(OrdersTables.from_env())
 
     def place(self, order: Mapping[str, Any], shard: int) -> dict[str, Any]:
         """Write the order and update its customer's summary in one transaction.
