@@ -12,7 +12,7 @@ with `raise ... from exc`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar, cast
 
 import boto3
 from botocore.config import Config
@@ -38,10 +38,11 @@ TRANSACTION_CANCELED = "TransactionCanceledException"
 # a pooled connection for each, and standard retries to absorb throttling.
 POOLED = Config(max_pool_connections=32, retries={"mode": "standard", "max_attempts": 3})
 
-_instances: dict[type[Repository], Repository] = {}
+ClientT = TypeVar("ClientT")  # the boto3 client class of the service (DynamoDBClient, S3Client)
+_instances: dict[type[Repository[Any]], Repository[Any]] = {}
 
 
-class Repository:
+class Repository(Generic[ClientT]):
     """The base of every repository: one client, injected or created on first use and kept (reused
     while the environment is warm), and the function's one instance, named by its environment.
 
@@ -53,14 +54,14 @@ class Repository:
     service: ClassVar[str] = "dynamodb"
     client_config: ClassVar[Config | None] = None
 
-    def __init__(self, client: Any = None) -> None:
+    def __init__(self, client: ClientT | None = None) -> None:
         self._client = client
 
     @property
-    def client(self) -> Any:
+    def client(self) -> ClientT:
         """The injected client, else one created on first use (and kept: reused while warm)."""
         if self._client is None:
-            self._client = boto3.client(self.service, config=self.client_config)
+            self._client = cast(ClientT, boto3.client(self.service, config=self.client_config))
         return self._client
 
     @classmethod
@@ -81,7 +82,7 @@ class Repository:
         raise NotImplementedError(f"{cls.__name__} does not say how its settings name it")
 
 
-class TableRepository(Repository):
+class TableRepository(Repository["DynamoDBClient"]):
     """The base of a repository of one table; subclasses add its reads and writes.
 
     Class attributes: `noun`, the table as error messages name it ("" leaves it out);
@@ -101,11 +102,6 @@ class TableRepository(Repository):
     def __init__(self, table_name: str, client: DynamoDBClient | None = None) -> None:
         super().__init__(client)
         self.table_name = table_name
-
-    @property
-    def client(self) -> DynamoDBClient:
-        client: DynamoDBClient = super().client
-        return client
 
     @classmethod
     def _from_env(cls) -> Self:

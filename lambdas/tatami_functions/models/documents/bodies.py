@@ -59,7 +59,7 @@ def new_key(report_id: str) -> str:
     return f"{PREFIX}{report_id}/{uuid.uuid4().hex}"
 
 
-class DocumentBodies(Repository):
+class DocumentBodies(Repository["S3Client"]):
     """The S3 side of document bodies.
 
     >>> DocumentBodies("tatami-documents").put("documents/r1/abc", "text")  # doctest: +SKIP
@@ -70,11 +70,6 @@ class DocumentBodies(Repository):
     def __init__(self, bucket: str, client: S3Client | None = None) -> None:
         super().__init__(client)
         self.bucket = bucket
-
-    @property
-    def client(self) -> S3Client:
-        client: S3Client = super().client
-        return client
 
     @classmethod
     def _from_env(cls) -> Self:

@@ -56,7 +56,7 @@ class ReplyQuery:
     descending: bool = False
 
 
-class ForumRepository(Repository):
+class ForumRepository(Repository["DynamoDBClient"]):
     """Reads (and, for loaders, writes) the three forum tables."""
 
     client_config = CLIENT_CONFIG
@@ -64,11 +64,6 @@ class ForumRepository(Repository):
     def __init__(self, tables: ForumTables, client: DynamoDBClient | None = None) -> None:
         super().__init__(client)
         self.tables = tables
-
-    @property
-    def client(self) -> DynamoDBClient:
-        client: DynamoDBClient = super().client
-        return client
 
     @classmethod
     def _from_env(cls) -> Self:

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
 
 
-class OrdersRepository(Repository):
+class OrdersRepository(Repository["DynamoDBClient"]):
     """Reads and writes orders and customer summaries."""
 
     client_config = CLIENT_CONFIG
@@ -45,11 +45,6 @@ class OrdersRepository(Repository):
     def __init__(self, tables: OrdersTables, client: DynamoDBClient | None = None) -> None:
         super().__init__(client)
         self.tables = tables
-
-    @property
-    def client(self) -> DynamoDBClient:
-        client: DynamoDBClient = super().client
-        return client
 
     @classmethod
     def _from_env(cls) -> Self:
