@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 from urllib.parse import unquote
 
 from aws_lambda_powertools.event_handler.exceptions import BadRequestError
@@ -20,9 +20,6 @@ from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from botocore.config import Config
 
 from tatami_functions.common.tokens import decode_token, encode_token
-
-if TYPE_CHECKING:
-    pass
 
 LIMIT_MAX = 100
 Limit = Annotated[int, Query(ge=1, le=LIMIT_MAX, description="Items per page (1..100)")]

@@ -8,7 +8,7 @@ index key, and an absent key keeps the item out of the index, which costs nothin
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tatami_functions.common.listing import (
     CLIENT_CONFIG,
@@ -24,9 +24,6 @@ from tatami_functions.common.repository import TableRepository
 from tatami_functions.models.businesses.exceptions import BusinessNotFoundError
 from tatami_functions.models.businesses.models import LEVELS, SEPARATOR, Business
 from tatami_functions.models.businesses.settings import BusinessesSettings
-
-if TYPE_CHECKING:
-    pass
 
 LOCATION_INDEX = "BusinessLocation"
 INDEX_KEYS = ("BusinessType", "Location", "BusinessId")
