@@ -5,33 +5,31 @@
 Issue 17 asks for two things at once on the same 300 boxes: a median read amplification (items read
 per item returned) of at most 1.3 and a p95 of at most 2.0, and RCU per box at most 1.1x the cheaper
 naive plan (one ``BETWEEN`` per bucket, or the BIGMIN walk) on at least 95% of boxes. This bench asks
-whether any plan at all on the declared indexes could meet both, by computing an oracle: a planner that
-knows where every place sits in every index.
+whether any exact plan at all could meet both, by computing an oracle: a planner that knows where
+every place sits in every index.
 
-On a Z index a box's places sit in *runs*: stretches of the index's order, within one bucket, holding
-only places inside the box. A plan of k Queries over a bucket reads its runs and whatever lies in the
-gaps it does not cut, so the fewest items k Queries can read is the places returned plus every gap but
-the k largest; each Query's read units are billed for its own stretch (half a unit per 4 KB, half a unit
-at least). On the population-sorted index the oracle reads the population range (nothing tighter exists
-in that order). Per box, the oracle takes the lowest amplification whose RCU stays within 1.1x the
-cheaper naive plan *measured* in the last ``bench/zorder_search.py`` run, at a given number of Queries.
+An exact plan's Queries must cover every address of the box, occupied or not (a place written a moment
+later must be found), so what a Query reads is fixed by where it starts and ends, and the only stretches
+a plan can skip are *box-free*: runs of addresses no box holds. Around each place the box does not hold,
+BIGMIN and LITMAX give the largest box-free stretch (``z_frontier``); skipping one costs one more
+Query. Starting from one Query per bucket over the box's addresses, the oracle skips the stretches
+holding the most places first, and each Query is billed for its own bytes (half a unit per 4 KB, half a
+unit at least). On the population-sorted index it reads the population range (nothing tighter exists in
+that order). Per box, it takes the lowest amplification whose RCU stays within 1.1x the cheaper naive
+plan *measured* in the last ``bench/zorder_search.py`` run.
 
 Printed side by side, over the same 300 boxes:
 
 * the engine as that run measured it, and the engine's own optimizer planning each box here with every
-  chosen plan read exactly (the two agree: this is the fast loop for working on the planner, seconds
+  chosen plan read exactly (the two agree: this is the fast loop for working on the planner, minutes
   instead of the hour the DynamoDB bench takes), with the planning time alone;
-* the oracle at the engine's own Query counts (how much the planner's choice of cuts loses), at 4 to 64
-  Queries a box (64: the engine's cap per page), and with the 5% of boxes the RCU goal lets exceed it;
-* the oracle choosing by the engine's cost model instead of by amplification (what the objective
-  itself gives up);
-* two more Z indexes (``EXTRA_INDEXES``: the lat/lon grid shifted by a third, and population first):
-  the engine's optimizer choosing among all four indexes (read exactly, with its RCU against the goal
-  and its planning time), and the oracle given them too, within budget and with the 5% allowance: what
-  adding indexes buys today's planner, and what it could buy a planner that knew every position;
-* whether each amplification goal is reachable at all with the RCU goal and the Query cap kept (on the
-  declared indexes, and with the two more), and the boxes even the oracle leaves above 2.0, by places
-  returned.
+* the engine's optimizer choosing among two more Z indexes too (``EXTRA_INDEXES``: the lat/lon grid
+  shifted by a third, and population first), read exactly, with its RCU against the goal;
+* the oracle on four index sets (the declared ones; with either extra index; with both), within the
+  RCU goal at the engine's cap of 64 Queries, with Queries unlimited, with the 5% of boxes the RCU goal
+  lets exceed it, and with RCU unlimited (what the RCU goal alone costs);
+* for each index set, whether each amplification goal is reachable at all by an exact plan with the
+  RCU goal kept, and the boxes even the oracle leaves above 2.0, by places returned.
 
 No DynamoDB is needed: it reads the cities and computes every index key with the engine's own code.
 """
@@ -40,7 +38,6 @@ from __future__ import annotations
 
 import argparse
 import bisect
-import itertools
 import json
 import math
 import statistics
@@ -59,16 +56,22 @@ from _zorder_search.figures import percentile
 from tatami.samples.places import rows as place_rows
 from tatami_functions.places.schema import POPULATION_INDEX, Z_INDEX
 from zindex import SearchQuery
-from zindex.keys import index_keys
+from zindex.keys import bucket_shift, index_keys
 from zindex.optimizer import choose
 from zindex.plan import CostModel, Estimate
 from zindex.spec import IndexedTable, ZIndex
 from zindex.statistics import build, entry_bytes
-from zorder import Fixed, Float, UInt
+from zorder import Box, Fixed, Float, UInt
+from zorder.bigmin import bigmin, litmax, next_in_box, prev_in_box
 
 RESULTS = REPO / "bench" / "results" / "zorder_search.json"
 OUTPUT = REPO / "bench" / "results" / "zorder_frontier.json"
-QUERY_CAPS = (4, 8, 16, 32, 64)
+INDEX_SETS = {  # the oracle's index sets: the declared ones, plus these extra Z indexes
+    "the declared indexes": (),
+    "+ population first": ("places-population-first",),
+    "+ shifted grid": ("places-z-shifted",),
+    "+ both": ("places-z-shifted", "places-population-first"),
+}
 PAGE_UNIT = 4096  # bytes per read unit step (eventually consistent reads: half a unit per 4 KB)
 
 
@@ -152,41 +155,68 @@ def rcu_floor(queries: int, read_bytes: float) -> float:
     return max(0.5 * queries, 0.5 * math.ceil(read_bytes / PAGE_UNIT - 1e-9))
 
 
-def z_frontier(places: Places, hits: np.ndarray) -> list[tuple[float, float, int]]:
-    """(RCU, items read, Queries) of the best plan on the Z index of every Query count, from one Query per
-    bucket (every gap within a bucket read through) up to one Query per run (nothing but the box read):
-    each step cuts the largest gap still read. RCU is exact: each Query is billed for its own stretch."""
-    if not len(hits):
-        return [(0.5, 0.0, 1)]
+def z_frontier(places: Places, boxes: list[Box], shift: int) -> list[tuple[float, float, int]]:
+    """(RCU, items read, Queries) of the best exact plan on a Z index at every Query count: one Query
+    per bucket over the box's addresses (from its first address in the bucket to its last), then each
+    box-free stretch skipped, the ones holding the most places first. RCU is exact: each Query is
+    billed for its own stretch."""
+    address = places.address
     prefix = np.concatenate(([0.0], np.cumsum(places.entry_bytes)))  # the bytes of any stretch
 
     def units(first: int, last: int) -> float:  # one Query reading index positions first..last
-        return 0.5 * max(1, math.ceil((prefix[last + 1] - prefix[first]) / PAGE_UNIT - 1e-9))
+        read = prefix[last + 1] - prefix[first] if last >= first else 0.0
+        return 0.5 * max(1, math.ceil(read / PAGE_UNIT - 1e-9))
 
-    breaks = np.flatnonzero(np.diff(hits) > 1)  # break i: between hits[breaks[i]] and the next hit
-    crossing = places.bucket[hits[breaks]] != places.bucket[hits[breaks + 1]]
-    cuts = sorted(int(i) for i in np.flatnonzero(crossing))  # a bucket boundary is always cut
-
-    def first_after(cut: int | None) -> int:
-        return int(hits[0]) if cut is None else int(hits[breaks[cut] + 1])
-
-    def last_before(cut: int | None) -> int:
-        return int(hits[-1]) if cut is None else int(hits[breaks[cut]])
-
-    bounds = [None, *cuts, None]
-    rcu = sum(units(first_after(a), last_before(b)) for a, b in itertools.pairwise(bounds))
-    items = sum(last_before(b) - first_after(a) + 1 for a, b in itertools.pairwise(bounds))
-    frontier = [(rcu, float(items), len(bounds) - 1)]
-    gap = hits[breaks + 1] - hits[breaks] - 1
-    for i in sorted(np.flatnonzero(~crossing), key=lambda i: -gap[i]):
-        at = bisect.bisect(cuts, i)
-        left, right = (cuts[at - 1] if at else None), (cuts[at] if at < len(cuts) else None)
-        a, b = first_after(left), last_before(right)
-        rcu += units(a, last_before(int(i))) + units(first_after(int(i)), b) - units(a, b)
-        items -= int(gap[i])
-        cuts.insert(at, int(i))
-        frontier.append((rcu, float(items), len(cuts) + 1))
+    queries: list[tuple[int, int]] = []  # positions each bucket's Query reads
+    skippable: list[tuple[int, int, int, int]] = []  # (places, Query, first, last position)
+    for box in boxes:
+        for bucket in range(box.zmin >> shift, (box.zmax >> shift) + 1):
+            start = next_in_box(max(box.zmin, bucket << shift), box)
+            end = prev_in_box(min(box.zmax, ((bucket + 1) << shift) - 1), box)
+            if start is None or end is None or start >> shift != bucket or end < start:
+                continue
+            first = int(np.searchsorted(address, np.uint64(start), "left"))
+            last = int(np.searchsorted(address, np.uint64(end), "right")) - 1
+            queries.append((first, last))
+            outside = np.flatnonzero(~_in_box(address[first : last + 1], box)) + first
+            k = 0
+            while k < len(outside):  # the box-free stretch around each place outside, once each
+                z = int(address[outside[k]])
+                above = bigmin(z, box.zmin, box.zmax, box.layout)
+                below = litmax(z, box.zmin, box.zmax, box.layout)
+                low = int(np.searchsorted(address, np.uint64(start if below is None else below + 1), "left"))
+                high = int(np.searchsorted(address, np.uint64(end if above is None else above - 1), "right"))
+                skippable.append((high - low, len(queries) - 1, low, high - 1))
+                k = int(np.searchsorted(outside, high - 1, "right"))
+    if not queries:
+        return [(0.5, 0.0, 1)]
+    rcu = sum(units(first, last) for first, last in queries)
+    items = sum(max(0, last - first + 1) for first, last in queries)
+    count = len(queries)
+    frontier = [(rcu, float(items), count)]
+    skipped: list[list[tuple[int, int]]] = [[] for _ in queries]
+    for size, query, first, last in sorted(skippable, key=lambda s: -s[0]):
+        cuts = skipped[query]
+        at = bisect.bisect(cuts, (first, last))
+        left = cuts[at - 1][1] + 1 if at else queries[query][0]
+        right = cuts[at][0] - 1 if at < len(cuts) else queries[query][1]
+        rcu += units(left, first - 1) + units(last + 1, right) - units(left, right)
+        items -= size
+        count += 1
+        cuts.insert(at, (first, last))
+        frontier.append((rcu, float(items), count))
     return frontier
+
+
+def _in_box(addresses: np.ndarray, box: Box) -> np.ndarray:
+    """Which addresses the box holds: a dimension's bits, masked out of an address, keep its order."""
+    layout, inside = box.layout, np.ones(len(addresses), dtype=bool)
+    for d, mask in enumerate(layout.dim_masks):
+        lower = layout.spread(tuple(box.lower[d] if i == d else 0 for i in range(len(box.lower))))
+        upper = layout.spread(tuple(box.upper[d] if i == d else 0 for i in range(len(box.upper))))
+        masked = addresses & np.uint64(mask)
+        inside &= (masked >= np.uint64(lower)) & (masked <= np.uint64(upper))
+    return inside
 
 
 def sorted_plan(places: Places, bounds: dict[str, tuple[Any, Any]], shards: int) -> tuple[float, float, int]:
@@ -222,9 +252,8 @@ def engine_offline(table: IndexedTable, orders: dict[str, Places]) -> tuple[Any,
     sorted_bytes = np.concatenate(([0.0], np.cumsum(any_order.entry_bytes[np.argsort(any_order.population)])))
 
     def plan(bounds: dict[str, tuple[Any, Any]]) -> tuple[Any, float]:
-        typed = {n: tuple(None if v is None else _typed(n, v) for v in pair) for n, pair in bounds.items()}
         started = time.perf_counter()
-        chosen = choose(SearchQuery(table, typed), stats, CostModel()).chosen
+        chosen = choose(SearchQuery(table, _typed_bounds(bounds)), stats, CostModel()).chosen
         return chosen, (time.perf_counter() - started) * 1000
 
     def reads(chosen: Any, bounds: dict[str, tuple[Any, Any]]) -> tuple[float, float]:
@@ -252,6 +281,10 @@ def _typed(name: str, value: float) -> Any:
     return int(value) if isinstance(DECLARATION.attribute(name).encoding, UInt) else Decimal(str(value))
 
 
+def _typed_bounds(bounds: dict[str, tuple[Any, Any]]) -> dict[str, tuple[Any, Any]]:
+    return {n: tuple(None if v is None else _typed(n, v) for v in pair) for n, pair in bounds.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -268,95 +301,92 @@ def main() -> None:
         measured = json.load(results)
     print(f"keying {measured['cities']:,} cities with the engine's own index_keys ...")
     rows_in = place_rows(args.cities)
-    places = load_places(rows_in)
     extended = replace(DECLARATION, indexes=(*DECLARATION.indexes, *EXTRA_INDEXES))
-    extra = [load_places(rows_in, extended, index.name) for index in EXTRA_INDEXES]
+    orders = {index.name: load_places(rows_in, extended, index.name) for index in extended.z_indexes}
+    places = orders[Z_INDEX]
     shards = next(i.shards for i in DECLARATION.indexes if i.name == POPULATION_INDEX)
     page_cap = CostModel().max_queries_per_page
     plan, reads = engine_offline(DECLARATION, {Z_INDEX: places})
-    plan_more, reads_more = engine_offline(
-        extended, {Z_INDEX: places} | {i.name: p for i, p in zip(EXTRA_INDEXES, extra, strict=True)}
-    )
+    plan_more, reads_more = engine_offline(extended, orders)
+    shifts = {index.name: bucket_shift(extended, index) for index in extended.z_indexes}
 
     rows = []
+    print(f"the oracle over {len(measured['per_box'])} boxes on {len(orders)} Z indexes ...")
     for box in measured["per_box"]:
         bounds = {name: tuple(pair) for name, pair in box["bounds"].items()}
-        hits = places.matching(bounds)
-        returned = len(hits)
+        returned = len(places.matching(bounds))
         if returned != box["ours_largest"]["returned"]:
             raise SystemExit(
                 f"{returned} places in {bounds} here, {box['ours_largest']['returned']} in the "
                 "bench's run: not the same workload"
             )
-        options = z_frontier(places, hits)
-        if "population" in bounds:
-            options.append(sorted_plan(places, bounds, shards))
-        more = options + [o for other in extra for o in z_frontier(other, other.matching(bounds))]
+        query = SearchQuery(extended, _typed_bounds(bounds))
+        frontiers = {
+            name: z_frontier(order, query.boxes(name), shifts[name]) for name, order in orders.items()
+        }
+        population = [sorted_plan(places, bounds, shards)] if "population" in bounds else []
         budget = 1.1 * min(box["single"]["rcu"], box["loop"]["rcu"])
         chosen, planning_ms = plan(bounds)
         chosen_more, planning_more_ms = plan_more(bounds)
         read_more, rcu_more = reads_more(chosen_more, bounds)
-        rows.append(
-            {
-                "returned": returned,
-                "measured": box["ours_largest"]["read"] / max(returned, 1),
-                "offline": reads(chosen, bounds)[0] / max(returned, 1),
-                "planning_ms": planning_ms,
-                "engine_more": read_more / max(returned, 1),
-                "engine_more_rcu_ok": rcu_more <= budget + 1e-9,
-                "planning_more_ms": planning_more_ms,
-                "same_queries": oracle(options, budget, returned, box["ours_largest"]["queries"]),
-                "capped": {cap: oracle(options, budget, returned, cap) for cap in QUERY_CAPS},
-                "over_budget": oracle(options, math.inf, returned, page_cap),
-                "cheapest": cheapest(options, returned, page_cap),
-                "extra_capped": oracle(more, budget, returned, page_cap),
-                "extra_over_budget": oracle(more, math.inf, returned, page_cap),
+        row: dict[str, Any] = {
+            "returned": returned,
+            "measured": box["ours_largest"]["read"] / max(returned, 1),
+            "offline": reads(chosen, bounds)[0] / max(returned, 1),
+            "planning_ms": planning_ms,
+            "engine_more": read_more / max(returned, 1),
+            "engine_more_rcu_ok": rcu_more <= budget + 1e-9,
+            "planning_more_ms": planning_more_ms,
+            "cheapest": cheapest(frontiers[Z_INDEX] + population, returned, page_cap),
+        }
+        for label, names in INDEX_SETS.items():
+            options = population + [o for name in (Z_INDEX, *names) for o in frontiers[name]]
+            row[label] = {
+                "capped": oracle(options, budget, returned, page_cap),
+                "within": oracle(options, budget, returned, math.inf),
+                "unlimited": oracle(options, math.inf, returned, math.inf),
             }
-        )
+        rows.append(row)
 
     slack = len(rows) - math.ceil(0.95 * len(rows))
-    allowed = with_allowance([r["capped"][page_cap] for r in rows], [r["over_budget"] for r in rows], slack)
-    extra_names = " and ".join(index.name for index in EXTRA_INDEXES)
-    print(f"the two extra indexes: {extra_names}")
     figures = {
         "engine, measured by bench/zorder_search.py (pages of 10,000)": [r["measured"] for r in rows],
         "engine, planned here and read exactly": [r["offline"] for r in rows],
-        "oracle within budget, at the engine's Queries per box": [r["same_queries"] for r in rows],
-        **{
-            f"oracle within budget, at most {cap} Queries a box": [r["capped"][cap] for r in rows]
-            for cap in QUERY_CAPS
-        },
-        f"oracle, at most {page_cap} Queries, {slack} boxes over budget (the 95% allowance)": allowed,
-        f"oracle minimising the engine's cost, at most {page_cap} Queries": [r["cheapest"] for r in rows],
         "engine with the two extra indexes too, planned here and read exactly": [
             r["engine_more"] for r in rows
         ],
-        "oracle with the two extra indexes too, within budget": [r["extra_capped"] for r in rows],
-        f"... and {slack} boxes over budget": with_allowance(
-            [r["extra_capped"] for r in rows], [r["extra_over_budget"] for r in rows], slack
-        ),
+        f"oracle minimising the engine's cost, at most {page_cap} Queries": [r["cheapest"] for r in rows],
     }
+    allowed = {}
+    for label in INDEX_SETS:
+        within = [r[label]["within"] for r in rows]
+        allowed[label] = with_allowance(within, [r[label]["unlimited"] for r in rows], slack)
+        figures |= {
+            f"oracle, {label}: within budget, at most {page_cap} Queries": [r[label]["capped"] for r in rows],
+            f"oracle, {label}: within budget": within,
+            f"oracle, {label}: and {slack} boxes over budget (the 95% allowance)": allowed[label],
+            f"oracle, {label}: RCU unlimited": [r[label]["unlimited"] for r in rows],
+        }
+    print(f"the two extra indexes: {' and '.join(index.name for index in EXTRA_INDEXES)}")
     print(
-        f"\n{'read amplification over ' + str(len(rows)) + ' boxes':78s}{'median':>8s}{'p95':>8s}"
+        f"\n{'read amplification over ' + str(len(rows)) + ' boxes':88s}{'median':>8s}{'p95':>8s}"
         f"{'> 1.3':>7s}{'> 2.0':>7s}"
     )
     for name, values in figures.items():
         print(
-            f"{name:78s}{statistics.median(values):>8.2f}{percentile(values, 0.95):>8.2f}"
+            f"{name:88s}{statistics.median(values):>8.2f}{percentile(values, 0.95):>8.2f}"
             f"{sum(v > 1.3 for v in values):>7d}{sum(v > 2.0 for v in values):>7d}"
         )
-    short = Counter(_size_class(r["returned"]) for r, a in zip(rows, allowed, strict=True) if a > 2.0)
+    best = allowed[list(INDEX_SETS)[-1]]
+    short = Counter(_size_class(r["returned"]) for r, a in zip(rows, best, strict=True) if a > 2.0)
     print(
-        f"\nboxes even the oracle leaves above 2.0 (at most {page_cap} Queries, the 95% allowance), by "
-        "places returned: " + ", ".join(f"{k}: {short[k]}" for k in SIZE_CLASSES if short[k])
+        f"\nboxes even the oracle on {list(INDEX_SETS)[-1]} leaves above 2.0 (the 95% allowance), by places "
+        "returned: " + ", ".join(f"{k}: {short[k]}" for k in SIZE_CLASSES if short[k])
     )
-    for label, values in (
-        ("the declared indexes", allowed),
-        ("the declared indexes and the two extra", list(figures.values())[-1]),
-    ):
+    for label, values in allowed.items():
         median, p95 = statistics.median(values), percentile(values, 0.95)
         print(
-            f"reachable on {label}, with the RCU goal and the page's Query cap kept: median <= 1.3 "
+            f"reachable by an exact plan on {label}, with the RCU goal kept: median <= 1.3 "
             f"{'YES' if median <= 1.3 else 'NO'} ({median:.2f}), p95 <= 2.0 {'YES' if p95 <= 2.0 else 'NO'} "
             f"({p95:.2f})"
         )
@@ -366,6 +396,10 @@ def main() -> None:
         "the engine with the two extra indexes too: RCU within 1.1x the cheaper naive plan on "
         f"{sum(r['engine_more_rcu_ok'] for r in rows) / len(rows):.1%} of boxes (a sorted plan counted at "
         f"its floor), planning p95 {percentile(planning_more, 0.95):.2f} ms"
+    )
+    print(
+        f"planning alone (the engine's optimizer, nothing executed): "
+        f"median {statistics.median(planning):.2f} ms, p95 {percentile(planning, 0.95):.2f} ms"
     )
     summary = {
         name: {"median": statistics.median(v), "p95": percentile(v, 0.95)} for name, v in figures.items()
@@ -379,10 +413,6 @@ def main() -> None:
             indent=2,
         )
         + "\n"
-    )
-    print(
-        f"planning alone (the engine's optimizer, nothing executed): "
-        f"median {statistics.median(planning):.2f} ms, p95 {percentile(planning, 0.95):.2f} ms"
     )
 
 
