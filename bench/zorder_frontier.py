@@ -84,14 +84,13 @@ class Places:
     latitude: np.ndarray
     longitude: np.ndarray
     population: np.ndarray
-    bucket: np.ndarray
     address: np.ndarray  # the Z address (unsigned 64-bit): the index's order, buckets included
     entry_bytes: np.ndarray
     items: list[dict[str, Any]]  # the rows, for statistics built as `tatami zindex analyze` builds them
 
     def matching(self, bounds: dict[str, tuple[Any, Any]]) -> np.ndarray:
         """Positions (in index order) of the places inside ``bounds`` (the engine's own filter)."""
-        mask = np.ones(len(self.bucket), dtype=bool)
+        mask = np.ones(len(self.address), dtype=bool)
         for name, (low, high) in bounds.items():
             values = getattr(self, name)
             low = -math.inf if low is None else float(low)
@@ -115,12 +114,10 @@ def load_places(
             (keys[z.bucket_attribute], keys[z.address_attribute], row, entry_bytes(table, row, keys, z))
         )
     keyed.sort(key=lambda k: (k[0], k[1], k[2]["id"]))
-    buckets = {name: n for n, name in enumerate(sorted({k[0] for k in keyed}))}
     return Places(
         latitude=np.array([float(k[2]["latitude"]) for k in keyed]),
         longitude=np.array([float(k[2]["longitude"]) for k in keyed]),
         population=np.array([float(k[2]["population"]) for k in keyed]),
-        bucket=np.array([buckets[k[0]] for k in keyed]),
         address=np.array([int.from_bytes(k[1]) for k in keyed], dtype=np.uint64),
         entry_bytes=np.array([k[3] for k in keyed], dtype=float),
         items=[k[2] for k in keyed],
@@ -211,11 +208,9 @@ def z_frontier(places: Places, boxes: list[Box], shift: int) -> list[tuple[float
 
 
 def _in_box(addresses: np.ndarray, box: Box) -> np.ndarray:
-    """Which addresses the box holds: a dimension's bits, masked out of an address, keep its order."""
-    layout, inside = box.layout, np.ones(len(addresses), dtype=bool)
-    for d, mask in enumerate(layout.dim_masks):
-        lower = layout.spread(tuple(box.lower[d] if i == d else 0 for i in range(len(box.lower))))
-        upper = layout.spread(tuple(box.upper[d] if i == d else 0 for i in range(len(box.upper))))
+    """Which addresses the box holds (``Box.masked_bounds``, over the whole array at once)."""
+    inside = np.ones(len(addresses), dtype=bool)
+    for mask, lower, upper in box.masked_bounds():
         masked = addresses & np.uint64(mask)
         inside &= (masked >= np.uint64(lower)) & (masked <= np.uint64(upper))
     return inside

@@ -58,15 +58,7 @@ class _Probe:
     an address, keep that dimension's order, so ``lo <= address & mask <= hi`` per dimension suffices."""
 
     def __init__(self, box: Box) -> None:
-        layout = box.layout
-        self.tests = tuple(
-            (
-                mask,
-                layout.spread(tuple(lo if i == d else 0 for i in range(len(box.lower)))),
-                layout.spread(tuple(hi if i == d else 0 for i in range(len(box.upper)))),
-            )
-            for d, (mask, lo, hi) in enumerate(zip(layout.dim_masks, box.lower, box.upper, strict=True))
-        )
+        self.tests = box.masked_bounds()
 
     def count(self, addresses: Sequence[int], start: int, stop: int, step: int) -> int:
         """How many of ``addresses[start:stop:step]`` lie in the box (the planner's hot loop)."""

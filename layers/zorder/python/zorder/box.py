@@ -105,6 +105,28 @@ class Box:
             for d, lo, hi in zip(self.dimensions, self.lower, self.upper, strict=True)
         )
 
+    def masked_bounds(self) -> tuple[tuple[int, int, int], ...]:
+        """Per dimension, its bit mask and its lower and upper key spread into address position.
+
+        A dimension's bits, masked out of an address, keep that dimension's order, so an address is in
+        the box when ``lo <= address & mask <= hi`` for every dimension: a membership test without
+        deinterleaving (the planner's and the benchmarks' hot loops).
+
+        >>> from zorder.encodings import UInt
+        >>> box = Box((Dimension("y", UInt(3)), Dimension("x", UInt(3))), (2, 2), (6, 3))
+        >>> [all(lo <= a & m <= hi for m, lo, hi in box.masked_bounds()) for a in (19, 36)]
+        [False, True]
+        """
+        layout, n = self.layout, len(self.dimensions)
+        return tuple(
+            (
+                mask,
+                layout.spread(tuple(lo if i == d else 0 for i in range(n))),
+                layout.spread(tuple(hi if i == d else 0 for i in range(n))),
+            )
+            for d, (mask, lo, hi) in enumerate(zip(layout.dim_masks, self.lower, self.upper, strict=True))
+        )
+
     def contains_point(self, keys: Sequence[int]) -> bool:
         """Whether one key per dimension lies inside the box."""
         return all(lo <= k <= hi for lo, k, hi in zip(self.lower, keys, self.upper, strict=True))
