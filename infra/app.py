@@ -6,8 +6,8 @@ import json
 from typing import Any
 
 import aws_cdk as cdk
-from cdk_nag import AwsSolutionsChecks
 
+from infra.nag import check_app
 from infra.paths import REPO_ROOT
 from infra.stacks.tatami_stack import StackSettings, TatamiStack
 from tatami_functions.common import stack_outputs
@@ -30,5 +30,5 @@ def create_app(outdir: str | None = None) -> cdk.App:
         settings=settings,
         description="tatami: DynamoDB patterns (Z-order search, IP lookup, counters, data models, OLAP)",
     )
-    cdk.Aspects.of(app).add(AwsSolutionsChecks(verbose=True))
+    check_app(app)
     return app

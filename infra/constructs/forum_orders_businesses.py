@@ -8,11 +8,9 @@ key schemas tests share) with the production defaults of `DataTable`. One API fu
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import cast
 
-from aws_cdk import CfnElement, CfnOutput, Stack
+from aws_cdk import CfnOutput, Stack
 from aws_cdk import aws_dynamodb as dynamodb
-from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct
 
 from infra.constructs import forum_orders_businesses_schema as schema
@@ -21,6 +19,7 @@ from infra.constructs.service_api import Route
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from infra.constructs.zorder_index import ZOrderIndex
+from infra.nag import acknowledge, arn_of
 from tatami_functions.common import stack_outputs
 from tatami_functions.models.businesses.settings import BusinessesSettings
 from tatami_functions.models.forum.settings import ForumTables
@@ -108,22 +107,13 @@ def model_function(
 
 def suppress_index_wildcard(function: ServiceFunction, tables: Sequence[DataTable]) -> None:
     """cdk-nag IAM5: a table grant also covers `<table>/index/*`, the GSIs the function queries."""
-    NagSuppressions.add_resource_suppressions(
+    acknowledge(
         function,
-        [
-            NagPackSuppression(
-                id="AwsSolutions-IAM5",
-                reason="Queries name this table's own GSIs; CDK grants them as <table ARN>/index/*, "
-                "scoped to the one table (no other table or account).",
-                applies_to=[f"Resource::<{_logical_id(table)}.Arn>/index/*" for table in tables],
-            )
-        ],
-        apply_to_children=True,
+        "AwsSolutions-IAM5",
+        "Queries name this table's own GSIs; CDK grants them as <table ARN>/index/*, scoped to the one "
+        "table (no other table or account).",
+        *(arn_of(table, "/index/*") for table in tables),
     )
-
-
-def _logical_id(table: DataTable) -> str:
-    return Stack.of(table).get_logical_id(cast(CfnElement, table.node.default_child))
 
 
 def output(scope: Construct, key: str, table: DataTable) -> None:

@@ -14,13 +14,13 @@ from dataclasses import dataclass
 
 from aws_cdk import CfnOutput, Duration, Stack
 from aws_cdk import aws_dynamodb as dynamodb
-from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct
 
 from infra.constructs.service_api import Route
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from infra.constructs.stream_consumer import stream_failure_queue, subscribe_to_stream
+from infra.nag import acknowledge, arn_of
 from tatami_functions.common import stack_outputs
 from tatami_functions.labs.employees.settings import EmployeesSettings
 from tatami_functions.labs.invoices.settings import InvoicesSettings
@@ -38,11 +38,9 @@ EMPLOYEE_ROUTES = [
     Route("GET", "/employees/managers"),
     *(Route(method, "/employees/{id}") for method in ("GET", "PUT", "DELETE")),
 ]
-_INDEX_GRANT = NagPackSuppression(
-    id="AwsSolutions-IAM5",
-    reason="CDK's TableV2 grant adds the table's own GSIs (<table ARN>/index/*): the labs query them; "
-    "the replicator's PutItem cannot act on an index at all.",
-    applies_to=[{"regex": "/^Resource::<.+\\.Arn>\\/index\\/\\*$/g"}],
+_INDEX_GRANT = (
+    "CDK's TableV2 grant adds the table's own GSIs (<table ARN>/index/*): the labs query them; "
+    "the replicator's PutItem cannot act on an index at all."
 )
 
 
@@ -85,7 +83,7 @@ def lab_api(
     table.grant_read_write_data(function)
     shared.page_tokens.grant(function)
     shared.api.add_routes(function, routes)
-    NagSuppressions.add_resource_suppressions(function, [_INDEX_GRANT], apply_to_children=True)
+    acknowledge(function, "AwsSolutions-IAM5", _INDEX_GRANT, arn_of(table, "/index/*"))
     return function
 
 
@@ -202,7 +200,7 @@ class StreamReplica(Construct):
             description="Replicates logfile into logfile_replica (conditional on the stream's order)",
         )
         self.replica.grant(function, "dynamodb:PutItem")  # conditional puts are all it does
-        NagSuppressions.add_resource_suppressions(function, [_INDEX_GRANT], apply_to_children=True)
+        acknowledge(function, "AwsSolutions-IAM5", _INDEX_GRANT, arn_of(self.replica, "/index/*"))
         self.failures.grant_send_messages(function)  # records the replica can never store are parked
         subscribe_to_stream(
             function,

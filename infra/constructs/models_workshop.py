@@ -12,13 +12,13 @@ from typing import Any
 
 from aws_cdk import CfnOutput, Stack
 from aws_cdk import aws_dynamodb as dynamodb
-from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct
 
 from infra.constructs.models_workshop_storage import LogArchiver, WorkshopBucket, grant_objects
 from infra.constructs.service_api import Route
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
+from infra.nag import acknowledge, arn_of
 from tatami_functions.common import stack_outputs
 from tatami_functions.models.campaigns.settings import CampaignsSettings
 from tatami_functions.models.carts.settings import CartsSettings
@@ -32,11 +32,7 @@ ALL, KEYS_ONLY, INCLUDE = (
     dynamodb.ProjectionType.KEYS_ONLY,
     dynamodb.ProjectionType.INCLUDE,
 )
-_INDEX_GRANT = NagPackSuppression(
-    id="AwsSolutions-IAM5",
-    reason="CDK's table grant covers the table's own GSIs (<table ARN>/index/*), which the model queries.",
-    applies_to=[{"regex": "/^Resource::<.+\\.Arn>\\/index\\/\\*$/g"}],
-)
+_INDEX_GRANT = "CDK's table grant covers the table's own GSIs (<table ARN>/index/*), which the model queries."
 DEVICE_ROUTES = [
     Route("POST", "/devices/{device_id}/logs"),
     Route("GET", "/devices/{device_id}/logs"),
@@ -231,5 +227,5 @@ class ModelsWorkshop(Construct):
         table.grant_read_write_data(function)
         self.shared.page_tokens.grant(function)
         self.shared.api.add_routes(function, routes)
-        NagSuppressions.add_resource_suppressions(function, [_INDEX_GRANT], apply_to_children=True)
+        acknowledge(function, "AwsSolutions-IAM5", _INDEX_GRANT, arn_of(table, "/index/*"))
         return function

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_secretsmanager as secretsmanager
-from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct
 
 from infra.constructs.service_function import add_environment
+from infra.nag import acknowledge
 from tatami_functions.common.tokens import PageTokenSettings
 
 
@@ -24,15 +24,11 @@ class PageTokenKey(Construct):
                 password_length=64, exclude_punctuation=True
             ),
         )
-        NagSuppressions.add_resource_suppressions(
+        acknowledge(
             self.secret,
-            [
-                NagPackSuppression(
-                    id="AwsSolutions-SMG4",
-                    reason="Rotating the key invalidates every outstanding page token; rotate it by hand "
-                    "at a quiet time (tokens are short-lived cursors).",
-                )
-            ],
+            "AwsSolutions-SMG4",
+            "Rotating the key invalidates every outstanding page token; rotate it by hand at a quiet time "
+            "(tokens are short-lived cursors).",
         )
 
     def grant(self, function: lambda_.Function) -> None:

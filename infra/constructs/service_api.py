@@ -16,15 +16,12 @@ from aws_cdk import RemovalPolicy
 from aws_cdk import aws_apigateway as apigw
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
-from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct
 
 from infra import constants
+from infra.nag import acknowledge
 
-_NOT_COGNITO = NagPackSuppression(
-    id="AwsSolutions-COG4",
-    reason="Callers authenticate with IAM (SigV4) or API keys, not Cognito user pools.",
-)
+_NOT_COGNITO = "Callers authenticate with IAM (SigV4) or API keys, not Cognito user pools."
 
 
 class ApiAuth(enum.Enum):
@@ -143,7 +140,7 @@ class ServiceApi(Construct):
                 request_validator=self.validator,
                 request_parameters={f"method.request.querystring.{q}": True for q in route.required_query},
             )
-            NagSuppressions.add_resource_suppressions(method, [_NOT_COGNITO])
+            acknowledge(method, "AwsSolutions-COG4", _NOT_COGNITO)
 
     def _add_usage_plan(self, throttle: Throttle) -> None:
         plan = self.rest_api.add_usage_plan(
@@ -159,17 +156,16 @@ class ServiceApi(Construct):
                 "AwsSolutions-APIG3",
                 "WAF is an account-level decision; attach a web ACL to the stage if required.",
             ),
-            (
-                "AwsSolutions-IAM4",
-                "The account-level API Gateway logging role uses AWS's managed push-to-CloudWatch policy.",
-            ),
         ]
         if self.auth is ApiAuth.API_KEY:
             reasons.append(
                 ("AwsSolutions-APIG4", "Methods require an API key tied to a throttled usage plan.")
             )
-        NagSuppressions.add_resource_suppressions(
+        for rule, reason in reasons:
+            acknowledge(self, rule, reason)
+        acknowledge(
             self,
-            [NagPackSuppression(id=rule, reason=reason) for rule, reason in reasons],
-            apply_to_children=True,
+            "AwsSolutions-IAM4",
+            "The account-level API Gateway logging role uses AWS's managed push-to-CloudWatch policy.",
+            "Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs",
         )

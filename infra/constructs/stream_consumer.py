@@ -14,8 +14,9 @@ from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_lambda_event_sources as sources
 from aws_cdk import aws_sqs as sqs
-from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct
+
+from infra.nag import acknowledge
 
 
 def stream_failure_queue(scope: Construct, construct_id: str, *, consumer: str) -> sqs.Queue:
@@ -31,15 +32,11 @@ def stream_failure_queue(scope: Construct, construct_id: str, *, consumer: str) 
         encryption=sqs.QueueEncryption.SQS_MANAGED,
         retention_period=Duration.days(14),
     )
-    NagSuppressions.add_resource_suppressions(
+    acknowledge(
         queue,
-        [
-            NagPackSuppression(
-                id="AwsSolutions-SQS3",
-                reason=f"This queue is the {consumer}'s on-failure destination (its dead-letter queue); "
-                "cdk-nag does not recognise an event-source on-failure queue as a DLQ.",
-            )
-        ],
+        "AwsSolutions-SQS3",
+        f"This queue is the {consumer}'s on-failure destination (its dead-letter queue); "
+        "cdk-nag does not recognise an event-source on-failure queue as a DLQ.",
     )
     return queue
 

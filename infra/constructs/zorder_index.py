@@ -16,20 +16,18 @@ from __future__ import annotations
 from aws_cdk import Duration
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_lambda as lambda_
-from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct
 
 from infra.constructs.service_function import ServiceFunction, add_environment
 from infra.constructs.shared import Shared
 from infra.constructs.stream_consumer import stream_failure_queue, subscribe_to_stream
+from infra.nag import acknowledge, arn_of
 from zindex import ENV, IndexedTable, SortedIndex, ZIndex
 from zindex.lambda_handler import BATCH_SIZE_ENV
 
-_GSI_ARNS = NagPackSuppression(
-    id="AwsSolutions-IAM5",
-    reason="CDK's table grant names the table's indexes as <table>/index/*; the statement lists only the "
-    "DynamoDB actions the function calls, on this table.",
-    applies_to=[{"regex": "/^Resource::<.*\\.Arn>/index/\\*$/"}],
+_GSI_ARNS = (
+    "CDK's table grant names the table's indexes as <table>/index/*; the statement lists only the "
+    "DynamoDB actions the function calls, on this table."
 )
 MAINTAINER_HANDLER = "zindex.lambda_handler.handler"
 _STRING, _NUMBER, _BINARY = (
@@ -99,7 +97,7 @@ class ZOrderIndex(Construct):
         )
         # The write-back and the status item are conditional/ADD UpdateItems; nothing else.
         table.grant(self.maintainer, "dynamodb:UpdateItem")
-        NagSuppressions.add_resource_suppressions(self.maintainer, [_GSI_ARNS], apply_to_children=True)
+        acknowledge(self.maintainer, "AwsSolutions-IAM5", _GSI_ARNS, arn_of(table, "/index/*"))
 
     def _add_index(self, declaration: IndexedTable, index: ZIndex | SortedIndex) -> None:
         if isinstance(index, ZIndex):
@@ -131,4 +129,4 @@ class ZOrderIndex(Construct):
         self.table.grant(
             function, "dynamodb:Query", "dynamodb:Scan", "dynamodb:GetItem", "dynamodb:BatchGetItem"
         )
-        NagSuppressions.add_resource_suppressions(function, [_GSI_ARNS], apply_to_children=True)
+        acknowledge(function, "AwsSolutions-IAM5", _GSI_ARNS, arn_of(self.table, "/index/*"))

@@ -6,8 +6,6 @@ made up offline for every resource, and evaluated with the same logic (iam/evalu
 
 from __future__ import annotations
 
-import csv
-from pathlib import Path
 from typing import Any
 
 from tatami.doctor.checks import Finding, handler_modules, named_resources, sdk_calls
@@ -134,16 +132,3 @@ def _returns_partial_failures(spec: FunctionSpec) -> bool:
         "process_partial_response" in text or "batchItemFailures" in text
         for text in (module.path.read_text(encoding="utf-8") for module in handler_modules(spec))
     )
-
-
-def check_nag(cdk_out: Path) -> list[Finding]:
-    """cdk-nag's report: every rule of every resource compliant or suppressed with a reason."""
-    findings = []
-    for report in sorted(cdk_out.glob("*-NagReport.csv")):
-        with report.open(newline="", encoding="utf-8") as rows:
-            for row in csv.DictReader(rows):
-                if row["Compliance"] not in ("Compliant", "Suppressed"):
-                    findings.append(
-                        Finding("cdk-nag", row["Resource ID"], f"{row['Rule ID']}: {row['Rule Info']}")
-                    )
-    return findings
