@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_secretsmanager as secretsmanager
 from constructs import Construct
@@ -32,5 +33,10 @@ class PageTokenKey(Construct):
         )
 
     def grant(self, function: lambda_.Function) -> None:
-        self.secret.grant_read(function)
+        """The key's value, which is all the function reads (`grant_read` adds DescribeSecret)."""
+        iam.Grant.add_to_principal(
+            grantee=function,
+            actions=["secretsmanager:GetSecretValue"],
+            resource_arns=[self.secret.secret_arn],
+        )
         add_environment(function, PageTokenSettings.environment(secret_arn=self.secret.secret_arn))

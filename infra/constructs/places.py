@@ -14,6 +14,7 @@ from constructs import Construct
 from infra.constructs.service_api import Route
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
+from infra.constructs.table_grants import grant_table
 from infra.constructs.zorder_index import ZOrderIndex
 from tatami_functions.common import stack_outputs
 from tatami_functions.places.schema import PLACES
@@ -46,7 +47,7 @@ class PlacesService(Construct):
             self, "ZIndex", shared=shared, table=self.table, declaration=PLACES, service=SERVICE
         )
         self.index.grant_search(self.api_function)
-        self.table.grant(self.api_function, "dynamodb:UpdateItem")  # PUT /places/{id}
+        grant_table(self.api_function, self.table, "UpdateItem")  # PUT /places/{id}
         shared.page_tokens.grant(self.api_function)
         shared.api.add_routes(
             self.api_function,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import jsii
 from aws_cdk import Duration, RemovalPolicy
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_lambda as lambda_
@@ -65,7 +66,22 @@ def subscribe_to_stream(
             retry_attempts=retry_attempts,
             max_record_age=max_record_age,
             report_batch_item_failures=True,
-            on_failure=sources.SqsDlq(failures),
+            on_failure=_OnFailureQueue(failures),
             filters=list(filters) or None,
         )
     )
+
+
+@jsii.implements(lambda_.IEventSourceDlq)
+class _OnFailureQueue:
+    """The mapping's on-failure queue, granted the one call Lambda makes on it: SendMessage (CDK's
+    `SqsDlq` grants GetQueueAttributes and GetQueueUrl too, which nothing calls)."""
+
+    def __init__(self, queue: sqs.IQueue) -> None:
+        self.queue = queue
+
+    def bind(
+        self, _target: lambda_.IEventSourceMapping, target_handler: lambda_.IFunction
+    ) -> lambda_.DlqDestinationConfig:
+        self.queue.grant(target_handler, "sqs:SendMessage")
+        return lambda_.DlqDestinationConfig(destination=self.queue.queue_arn)
