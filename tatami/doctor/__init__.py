@@ -13,7 +13,8 @@ from pathlib import Path
 from cfnlint.api import ManualArgs, lint_file
 
 from tatami.doctor.checks import Finding, check_environment, check_imports
-from tatami.doctor.grants import check_grants, check_streams
+from tatami.doctor.grants import check_grants
+from tatami.doctor.streams import check_streams
 from tatami.local.assembly import Assembly, load_assembly
 
 # CDK adds DependsOn for the function's own role although Role already references it.
