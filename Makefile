@@ -35,7 +35,7 @@ typecheck: install
 	$(BIN)/mypy
 
 check-deploy: install  ## tatami doctor: will it work after `cdk deploy`? (imports, env, grants, cdk-nag, cfn-lint)
-	$(BIN)/tatami doctor --cdk-out cdk.out
+	$(BIN)/tatami doctor  # synthesizes into a temporary folder: cdk.out is left as it is
 
 unit: install  ## the fast tier: no network, no DynamoDB Local
 	$(BIN)/pytest tests/unit

@@ -6,8 +6,8 @@ import json
 from typing import Any
 
 import aws_cdk as cdk
-from cdk_nag import AwsSolutionsChecks
 
+from infra.nag import check_app
 from infra.paths import REPO_ROOT
 from infra.stacks.tatami_stack import StackSettings, TatamiStack
 from tatami_functions.common import stack_outputs
@@ -20,15 +20,19 @@ def cdk_json_context() -> dict[str, Any]:
     return context
 
 
-def create_app(outdir: str | None = None) -> cdk.App:
-    """The app with its one stack and cdk-nag's AwsSolutions checks; env-agnostic, no lookups."""
-    app = cdk.App(outdir=outdir, context=cdk_json_context())
+def create_app(outdir: str | None = None, context: dict[str, Any] | None = None) -> cdk.App:
+    """The app with its one stack and cdk-nag's AwsSolutions checks; env-agnostic, no lookups.
+
+    The context key `stage` (`npx cdk deploy -c stage=dev`, or cdk.json) names the stack
+    (`stack_outputs.stack_name`); `context` adds to cdk.json's (tests).
+    """
+    app = cdk.App(outdir=outdir, context={**cdk_json_context(), **(context or {})})
     settings = StackSettings.from_context(app.node.try_get_context("tatami"))
     TatamiStack(
         app,
-        stack_outputs.STACK_NAME,
+        stack_outputs.stack_name(app.node.try_get_context("stage")),
         settings=settings,
         description="tatami: DynamoDB patterns (Z-order search, IP lookup, counters, data models, OLAP)",
     )
-    cdk.Aspects.of(app).add(AwsSolutionsChecks(verbose=True))
+    check_app(app)
     return app

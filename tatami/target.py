@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import boto3
+import click
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
@@ -19,7 +20,7 @@ from tatami.local import traffic
 from tatami.local.engines import LOCAL_CREDENTIALS
 from tatami.local.intrinsics import LOCAL_REGION
 from tatami.local.state import default_work_dir, read_state
-from tatami_functions.common.stack_outputs import STACK_NAME
+from tatami_functions.common.stack_outputs import STACK_NAME, stack_name
 
 if TYPE_CHECKING:
     from tatami.local.cloud import LocalCloud
@@ -128,4 +129,12 @@ def aws_target(stack_name: str = STACK_NAME) -> Target:
 
 
 def resolve_target(local: bool) -> Target:
-    return local_target() if local else aws_target()
+    """The running local cloud, or the deployed stack of the stage `tatami --stage` names."""
+    return local_target() if local else aws_target(stack_name(current_stage()))
+
+
+def current_stage() -> str | None:
+    """The stage given to the `tatami` group (`--stage`, or TATAMI_STAGE); None outside a command."""
+    context = click.get_current_context(silent=True)
+    stage = context.find_root().params.get("stage") if context is not None else None
+    return str(stage) if stage else None

@@ -8,11 +8,9 @@ key schemas tests share) with the production defaults of `DataTable`. One API fu
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import cast
 
-from aws_cdk import CfnElement, CfnOutput, Stack
+from aws_cdk import CfnOutput, Stack
 from aws_cdk import aws_dynamodb as dynamodb
-from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct
 
 from infra.constructs import forum_orders_businesses_schema as schema
@@ -20,6 +18,7 @@ from infra.constructs.data_table import DataTable
 from infra.constructs.service_api import Route
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
+from infra.constructs.table_grants import grant_indexes, grant_table
 from infra.constructs.zorder_index import ZOrderIndex
 from tatami_functions.common import stack_outputs
 from tatami_functions.models.businesses.settings import BusinessesSettings
@@ -106,26 +105,6 @@ def model_function(
     return function
 
 
-def suppress_index_wildcard(function: ServiceFunction, tables: Sequence[DataTable]) -> None:
-    """cdk-nag IAM5: a table grant also covers `<table>/index/*`, the GSIs the function queries."""
-    NagSuppressions.add_resource_suppressions(
-        function,
-        [
-            NagPackSuppression(
-                id="AwsSolutions-IAM5",
-                reason="Queries name this table's own GSIs; CDK grants them as <table ARN>/index/*, "
-                "scoped to the one table (no other table or account).",
-                applies_to=[f"Resource::<{_logical_id(table)}.Arn>/index/*" for table in tables],
-            )
-        ],
-        apply_to_children=True,
-    )
-
-
-def _logical_id(table: DataTable) -> str:
-    return Stack.of(table).get_logical_id(cast(CfnElement, table.node.default_child))
-
-
 def output(scope: Construct, key: str, table: DataTable) -> None:
     CfnOutput(Stack.of(scope), key, value=table.table_name)
 
@@ -148,8 +127,10 @@ class ForumModel(Construct):
             environment,
             FORUM_ROUTES,
         )
-        for table in (self.forums, self.threads, self.replies):
-            table.grant_read_data(self.function)  # the forum API only reads
+        # The forum API only reads: the forum list is the one Scan; a thread's replies one Query.
+        grant_table(self.function, self.forums, "Scan", "GetItem")
+        grant_table(self.function, self.threads, "Query", "GetItem")
+        grant_table(self.function, self.replies, "Query")
         output(self, stack_outputs.OUTPUT_FORUMS_TABLE, self.forums)
         output(self, stack_outputs.OUTPUT_THREADS_TABLE, self.threads)
         output(self, stack_outputs.OUTPUT_REPLIES_TABLE, self.replies)
@@ -187,12 +168,12 @@ class OrdersModel(Construct):
             self, "ZIndex", shared=shared, table=self.orders, declaration=ORDERS, service="models-orders"
         )
         self.index.grant_search(self.function)
-        # Reads, and the two writes the transaction and the status change make; never a delete.
-        for table in (self.orders, self.customers):
-            table.grant_read_data(self.function)
-        self.orders.grant(self.function, "dynamodb:PutItem", "dynamodb:UpdateItem")
-        self.customers.grant(self.function, "dynamodb:UpdateItem")
-        suppress_index_wildcard(self.function, [self.orders])
+        # The order's Put and the summary's Update (one transaction), the status change's Update, reads
+        # by key and one Query per index; never a delete.
+        grant_table(self.function, self.orders, "GetItem", "PutItem", "UpdateItem")
+        indexes = [schema.CUSTOMER_ORDERS, schema.CUSTOMER_STATUS_ORDERS, schema.STATUS_ORDERS]
+        grant_indexes(self.function, self.orders, [index.name for index in indexes], "Query")
+        grant_table(self.function, self.customers, "GetItem", "UpdateItem")
         output(self, stack_outputs.OUTPUT_ORDERS_TABLE, self.orders)
         output(self, stack_outputs.OUTPUT_CUSTOMERS_TABLE, self.customers)
         CfnOutput(Stack.of(self), stack_outputs.OUTPUT_ORDERS_ZINDEX, value=self.index.declaration.to_json())
@@ -211,7 +192,6 @@ class BusinessesModel(Construct):
             BusinessesSettings.environment(table=self.businesses.table_name),
             BUSINESSES_ROUTES,
         )
-        self.businesses.grant_read_data(self.function)
-        self.businesses.grant(self.function, "dynamodb:PutItem")
-        suppress_index_wildcard(self.function, [self.businesses])
+        grant_table(self.function, self.businesses, "GetItem", "PutItem")
+        grant_indexes(self.function, self.businesses, [schema.BUSINESS_LOCATION.name], "Query")
         output(self, stack_outputs.OUTPUT_BUSINESSES_TABLE, self.businesses)

@@ -12,13 +12,13 @@ from typing import Any
 
 from aws_cdk import CfnOutput, Stack
 from aws_cdk import aws_dynamodb as dynamodb
-from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct
 
 from infra.constructs.models_workshop_storage import LogArchiver, WorkshopBucket, grant_objects
 from infra.constructs.service_api import Route
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
+from infra.constructs.table_grants import grant_indexes, grant_table
 from tatami_functions.common import stack_outputs
 from tatami_functions.models.campaigns.settings import CampaignsSettings
 from tatami_functions.models.carts.settings import CartsSettings
@@ -31,11 +31,6 @@ ALL, KEYS_ONLY, INCLUDE = (
     dynamodb.ProjectionType.ALL,
     dynamodb.ProjectionType.KEYS_ONLY,
     dynamodb.ProjectionType.INCLUDE,
-)
-_INDEX_GRANT = NagPackSuppression(
-    id="AwsSolutions-IAM5",
-    reason="CDK's table grant covers the table's own GSIs (<table ARN>/index/*), which the model queries.",
-    applies_to=[{"regex": "/^Resource::<.+\\.Arn>\\/index\\/\\*$/g"}],
 )
 DEVICE_ROUTES = [
     Route("POST", "/devices/{device_id}/logs"),
@@ -121,48 +116,56 @@ class ModelsWorkshop(Construct):
 
     def _device_logs(self, shards: int, retention_days: int) -> dynamodb.TableV2:
         level_time = key("level_with_created_at")  # the seed's composite "WARNING#<created_at>"
+        escalated = index("GSI_escalated_to_level_with_created_at", key("escalated_to"), level_time)  # sparse
+        indexes = [
+            index("GSI_operator_created_at", key("operator"), key("created_at")),
+            escalated,
+            index("GSI_shard_id_created_at", key("shard_id", N), key("created_at")),
+        ]
         table = self._table(
             "DeviceLogs",
             stack_outputs.OUTPUT_DEVICE_LOGS_TABLE,
             key("device_id"),
             level_time,
-            index("GSI_operator_created_at", key("operator"), key("created_at")),
-            index("GSI_escalated_to_level_with_created_at", key("escalated_to"), level_time),  # sparse
-            index("GSI_shard_id_created_at", key("shard_id", N), key("created_at")),
+            *indexes,
             time_to_live_attribute="expires_at",
             dynamo_stream=dynamodb.StreamViewType.OLD_IMAGE,  # the archiver needs the deleted item
         )
         settings = DeviceLogsSettings.environment(
             table=table.table_name, shards=shards, retention_days=retention_days
         )
-        self._function("Devices", table, DEVICE_ROUTES, settings)
+        function = self._function("Devices", DEVICE_ROUTES, settings)
+        grant_table(function, table, "PutItem", "UpdateItem", "Query")
+        grant_indexes(function, table, [i.index_name for i in indexes], "Query")
+        grant_indexes(function, table, [escalated.index_name], "Scan")  # every escalation: the sparse GSI
         self.archiver = LogArchiver(self, "LogArchiver", shared=self.shared, table=table, bucket=self.bucket)
         return table
 
     def _carts(self) -> dynamodb.TableV2:
         # Overloaded: the GSI's partition is the row's path (ship_to#state, cart_items#added_at#<item>).
+        by_row = index("GSI_sort_key_gsi_sk", key("sort_key"), key("gsi_sk"), KEYS_ONLY)
         table = self._table(
-            "Carts",
-            stack_outputs.OUTPUT_CARTS_TABLE,
-            key("user_id"),
-            key("sort_key"),
-            index("GSI_sort_key_gsi_sk", key("sort_key"), key("gsi_sk"), KEYS_ONLY),
+            "Carts", stack_outputs.OUTPUT_CARTS_TABLE, key("user_id"), key("sort_key"), by_row
         )
-        self._function("Carts", table, CART_ROUTES, CartsSettings.environment(table=table.table_name))
+        function = self._function("Carts", CART_ROUTES, CartsSettings.environment(table=table.table_name))
+        # An item's rows are put or deleted together (one transaction); one value is updated alone.
+        grant_table(function, table, "GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem")
+        grant_indexes(function, table, [by_row.index_name], "Query")
         return table
 
     def _documents(self) -> dynamodb.TableV2:
         # The list path projects summary (and the key, report_id), never the body.
         status_date = key("status_with_created_on")
+        by_user = index(
+            "GSI_user_id_status_with_created_on", key("user_id"), status_date, INCLUDE, ["summary"]
+        )
         table = self._table(
-            "Documents",
-            stack_outputs.OUTPUT_DOCUMENTS_TABLE,
-            key("report_id"),
-            None,
-            index("GSI_user_id_status_with_created_on", key("user_id"), status_date, INCLUDE, ["summary"]),
+            "Documents", stack_outputs.OUTPUT_DOCUMENTS_TABLE, key("report_id"), None, by_user
         )
         settings = DocumentsSettings.environment(table=table.table_name, bucket=self.bucket.bucket_name)
-        function = self._function("Documents", table, DOCUMENT_ROUTES, settings)
+        function = self._function("Documents", DOCUMENT_ROUTES, settings)
+        grant_table(function, table, "GetItem", "PutItem", "UpdateItem", "DeleteItem")
+        grant_indexes(function, table, [by_user.index_name], "Query")
         # Bodies are written, read and deleted by key. A delete on the versioned bucket leaves the
         # body recoverable for 30 days; s3:DeleteObjectVersion (a permanent delete) is not granted.
         grant_objects(function, self.bucket, "documents/*", "s3:GetObject", "s3:PutObject", "s3:DeleteObject")
@@ -171,23 +174,27 @@ class ModelsWorkshop(Construct):
     def _lockers(self) -> dynamodb.TableV2:
         # Prefecture, then the area path and locker id: "千代田区#紀尾井町#<locker id>".
         table = self._table("Lockers", stack_outputs.OUTPUT_LOCKERS_TABLE, key("state"), key("location"))
-        self._function("Lockers", table, LOCKER_ROUTES, LockersSettings.environment(table=table.table_name))
+        settings = LockersSettings.environment(table=table.table_name)
+        function = self._function("Lockers", LOCKER_ROUTES, settings)
+        # A move puts the locker and its pointer and deletes the old row together (one transaction).
+        grant_table(function, table, "GetItem", "Query", "PutItem", "DeleteItem")
         return table
 
     def _campaigns(self) -> dynamodb.TableV2:
         # One selective GSI per condition; the user id sorts each, so they can be intersected.
         user = key("user_id")
-        table = self._table(
-            "CampaignUsers",
-            stack_outputs.OUTPUT_CAMPAIGN_USERS_TABLE,
-            user,
-            None,
+        conditions = [
             index("GSI_prefecture", key("prefecture"), user, KEYS_ONLY),
             index("GSI_birth_month", key("birth_month", N), user, KEYS_ONLY),
             index("GSI_last_order_month", key("last_order_month", N), user, KEYS_ONLY),
+        ]
+        table = self._table(
+            "CampaignUsers", stack_outputs.OUTPUT_CAMPAIGN_USERS_TABLE, user, None, *conditions
         )
         settings = CampaignsSettings.environment(table=table.table_name)
-        self._function("Campaigns", table, CAMPAIGN_ROUTES, settings)
+        function = self._function("Campaigns", CAMPAIGN_ROUTES, settings)
+        grant_table(function, table, "GetItem", "PutItem")
+        grant_indexes(function, table, [i.index_name for i in conditions], "Query")
         return table
 
     def _table(
@@ -211,13 +218,10 @@ class ModelsWorkshop(Construct):
         return table
 
     def _function(
-        self,
-        model: str,
-        table: dynamodb.TableV2,
-        routes: Sequence[Route],
-        environment: Mapping[str, str],
+        self, model: str, routes: Sequence[Route], environment: Mapping[str, str]
     ) -> ServiceFunction:
-        """The model's API function on `routes`, with `environment` (its settings declaration's)."""
+        """The model's API function on `routes`, with `environment` (its settings declaration's); the
+        caller grants what it calls on its table."""
         function = ServiceFunction(
             self,
             f"{model}Function",
@@ -228,8 +232,6 @@ class ModelsWorkshop(Construct):
             environment=environment,
             description=f"The {model.lower()} model of seed 004 (REST routes)",
         )
-        table.grant_read_write_data(function)
         self.shared.page_tokens.grant(function)
         self.shared.api.add_routes(function, routes)
-        NagSuppressions.add_resource_suppressions(function, [_INDEX_GRANT], apply_to_children=True)
         return function

@@ -14,12 +14,12 @@ from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_s3 as s3
-from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct
 
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from infra.constructs.stream_consumer import stream_failure_queue, subscribe_to_stream
+from infra.nag import acknowledge, arn_of
 from tatami_functions.models.devices.settings import ArchiveSettings
 
 ARCHIVE_PREFIX = "archive/device-logs/"
@@ -43,18 +43,11 @@ def grant_objects(function: lambda_.Function, bucket: s3.IBucket, prefix: str, *
     iam.Grant.add_to_principal(
         grantee=function, actions=list(actions), resource_arns=[bucket.arn_for_objects(prefix)]
     )
-    escaped = prefix.replace("/", "\\/").replace("*", "\\*")
-    NagSuppressions.add_resource_suppressions(
+    acknowledge(
         function,
-        [
-            NagPackSuppression(
-                id="AwsSolutions-IAM5",
-                reason=f"Object keys are chosen at run time: the grant covers the key prefix {prefix} "
-                "of the bucket only.",
-                applies_to=[{"regex": f"/^Resource::<.+\\.Arn>\\/{escaped}$/g"}],
-            )
-        ],
-        apply_to_children=True,
+        "AwsSolutions-IAM5",
+        f"Object keys are chosen at run time: the grant covers the key prefix {prefix} of the bucket only.",
+        arn_of(bucket, f"/{prefix}"),
     )
 
 

@@ -21,7 +21,6 @@ from aws_cdk import aws_events as events
 from aws_cdk import aws_events_targets as targets
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_s3 as s3
-from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct, IValidation
 
 from infra.constructs.models_workshop_storage import private_bucket
@@ -29,6 +28,7 @@ from infra.constructs.olap_catalog import RESULTS_PREFIX, OlapCatalog
 from infra.constructs.olap_tables import has_point_in_time_recovery, key_definitions
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
+from infra.nag import acknowledge, arn_of
 from tatami_functions.common import stack_outputs
 from tatami_functions.olap.layout import table_prefix
 from tatami_functions.olap.settings import DEFAULT_PREFIX, ExportSettings
@@ -171,7 +171,23 @@ class OlapExport(Construct):
         self.function.add_to_role_policy(
             iam.PolicyStatement(actions=["glue:GetTable", "glue:UpdateTable"], resources=glue_resources)
         )
-        _suppress_wildcards(self.function)
+        self._acknowledge_wildcards()
+
+    def _acknowledge_wildcards(self) -> None:
+        acknowledge(
+            self.function,
+            "AwsSolutions-IAM5",
+            "Export ARNs are generated per export (<table ARN>/export/<id>): DescribeExport is granted on "
+            "the exports of the exported tables only.",
+            *(arn_of(table, "/export/*") for table in self.tables.values()),
+        )
+        acknowledge(
+            self.function,
+            "AwsSolutions-IAM5",
+            "DynamoDB writes exports with the caller's S3 permissions: object writes are scoped to the "
+            "exports/ prefix of the OLAP bucket (export ids are chosen by DynamoDB).",
+            arn_of(self.bucket, f"/{DEFAULT_PREFIX}/*"),
+        )
 
     def _outputs(self) -> None:
         stack = Stack.of(self)
@@ -182,27 +198,6 @@ class OlapExport(Construct):
         )
         CfnOutput(stack, stack_outputs.OUTPUT_OLAP_DATABASE, value=self.catalog.database_name)
         CfnOutput(stack, stack_outputs.OUTPUT_OLAP_WORKGROUP, value=self.catalog.work_group_name)
-
-
-def _suppress_wildcards(function: ServiceFunction) -> None:
-    NagSuppressions.add_resource_suppressions(
-        function,
-        [
-            NagPackSuppression(
-                id="AwsSolutions-IAM5",
-                reason="Export ARNs are generated per export (<table ARN>/export/<id>): DescribeExport is "
-                "granted on the exports of the exported tables only.",
-                applies_to=[{"regex": "/^Resource::<.+\\.Arn>\\/export\\/\\*$/g"}],
-            ),
-            NagPackSuppression(
-                id="AwsSolutions-IAM5",
-                reason="DynamoDB writes exports with the caller's S3 permissions: object writes are scoped "
-                "to the exports/ prefix of the OLAP bucket (export ids are chosen by DynamoDB).",
-                applies_to=[{"regex": "/^Resource::<.+\\.Arn>\\/exports\\/\\*$/g"}],
-            ),
-        ],
-        apply_to_children=True,
-    )
 
 
 @jsii.implements(IValidation)

@@ -1,8 +1,13 @@
 """The one REST API every service adds its routes to.
 
-Production defaults: stage throttling, request validation, JSON access logs, execution logs,
-X-Ray tracing, IAM authorization (or API keys with a usage plan), and one `Route` list per service
-so the template names every method explicitly (the local cloud serves exactly those).
+Production defaults: stage throttling, request validation, JSON access logs, execution logs (both
+log groups in the template, with a retention), X-Ray tracing, IAM authorization (or API keys with
+a usage plan), and one `Route` list per service so the template names every method explicitly (the
+local cloud serves exactly those). Every function behind it times out before the integration does.
+
+Logging needs the account's API Gateway CloudWatch role, an account-wide setting that other APIs of
+the account log through: the stack sets it only when asked (`cloud_watch_role=True`, cdk.json
+`tatami.apiGatewayCloudWatchRole`).
 """
 
 from __future__ import annotations
@@ -12,19 +17,16 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from aws_cdk import RemovalPolicy
+from aws_cdk import Duration, RemovalPolicy
 from aws_cdk import aws_apigateway as apigw
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
-from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct
 
 from infra import constants
+from infra.nag import acknowledge
 
-_NOT_COGNITO = NagPackSuppression(
-    id="AwsSolutions-COG4",
-    reason="Callers authenticate with IAM (SigV4) or API keys, not Cognito user pools.",
-)
+_NOT_COGNITO = "Callers authenticate with IAM (SigV4) or API keys, not Cognito user pools."
 
 
 class ApiAuth(enum.Enum):
@@ -63,6 +65,15 @@ class Route:
     required_query: tuple[str, ...] = ()
 
 
+# API Gateway ends a request at its integration timeout (29 s, the default and the quota). A function
+# behind it stops first, leaving room for a cold start and the gateway's own hops: a slow request then
+# ends as the function's timeout (the gateway answers 502) instead of a 504 with the function still
+# running and billed.
+INTEGRATION_TIMEOUT = Duration.seconds(29)
+COLD_START_ALLOWANCE = Duration.seconds(4)
+LOG_RETENTION = logs.RetentionDays.THREE_MONTHS
+
+
 @dataclass(frozen=True, slots=True)
 class Throttle:
     rate_per_second: int = 200
@@ -79,20 +90,20 @@ class ServiceApi(Construct):
         *,
         auth: ApiAuth = ApiAuth.IAM,
         throttle: Throttle | None = None,
+        cloud_watch_role: bool = False,
     ) -> None:
         super().__init__(scope, construct_id)
         throttle = throttle or Throttle()
         self.auth = auth
-        access_logs = logs.LogGroup(self, "AccessLogs", retention=logs.RetentionDays.THREE_MONTHS)
+        access_logs = logs.LogGroup(self, "AccessLogs", retention=LOG_RETENTION)
         self.rest_api = apigw.RestApi(
             self,
             "Api",
             description="tatami: DynamoDB patterns behind one REST API",
             endpoint_types=[apigw.EndpointType.REGIONAL],
-            # Execution logs need the account's API Gateway CloudWatch role. It is account-wide (other
-            # APIs of the account log through it), so `cdk destroy` leaves it and the account setting.
-            cloud_watch_role=True,
-            cloud_watch_role_removal_policy=RemovalPolicy.RETAIN,
+            # Asked for, the role and the account setting outlive the stack: other APIs log through them.
+            cloud_watch_role=cloud_watch_role,
+            cloud_watch_role_removal_policy=RemovalPolicy.RETAIN if cloud_watch_role else None,
             deploy_options=apigw.StageOptions(
                 stage_name=constants.API_STAGE,
                 throttling_rate_limit=throttle.rate_per_second,
@@ -128,13 +139,26 @@ class ServiceApi(Construct):
                 status_code="400",
                 templates={"application/json": _gateway_400_template(field, where)},
             )
+        self._add_execution_logs()
         if auth is ApiAuth.API_KEY:
             self._add_usage_plan(throttle)
-        self._suppress_nag_findings()
+        self._suppress_nag_findings(cloud_watch_role)
 
-    def add_routes(self, function: lambda_.IFunction, routes: Sequence[Route]) -> None:
+    def _add_execution_logs(self) -> None:
+        """The group API Gateway writes execution logs to, in the template so that it has a retention (API
+        Gateway would create it on first use, never expiring); the stage waits for it."""
+        group = logs.LogGroup(
+            self,
+            "ExecutionLogs",
+            log_group_name=f"API-Gateway-Execution-Logs_{self.rest_api.rest_api_id}/{constants.API_STAGE}",
+            retention=LOG_RETENTION,
+        )
+        self.rest_api.deployment_stage.node.add_dependency(group)
+
+    def add_routes(self, function: lambda_.Function, routes: Sequence[Route]) -> None:
         """Serve each route with `function` (API Gateway proxy integration, one permission per method)."""
-        integration = apigw.LambdaIntegration(function, allow_test_invoke=False)
+        _check_timeout(function)
+        integration = apigw.LambdaIntegration(function, allow_test_invoke=False, timeout=INTEGRATION_TIMEOUT)
         for route in routes:
             resource = self.rest_api.root.resource_for_path(route.path)
             method = resource.add_method(
@@ -143,7 +167,7 @@ class ServiceApi(Construct):
                 request_validator=self.validator,
                 request_parameters={f"method.request.querystring.{q}": True for q in route.required_query},
             )
-            NagSuppressions.add_resource_suppressions(method, [_NOT_COGNITO])
+            acknowledge(method, "AwsSolutions-COG4", _NOT_COGNITO)
 
     def _add_usage_plan(self, throttle: Throttle) -> None:
         plan = self.rest_api.add_usage_plan(
@@ -153,23 +177,33 @@ class ServiceApi(Construct):
         )
         plan.add_api_key(self.rest_api.add_api_key("ApiKey"))
 
-    def _suppress_nag_findings(self) -> None:
+    def _suppress_nag_findings(self, cloud_watch_role: bool) -> None:
         reasons = [
             (
                 "AwsSolutions-APIG3",
                 "WAF is an account-level decision; attach a web ACL to the stage if required.",
-            ),
-            (
-                "AwsSolutions-IAM4",
-                "The account-level API Gateway logging role uses AWS's managed push-to-CloudWatch policy.",
             ),
         ]
         if self.auth is ApiAuth.API_KEY:
             reasons.append(
                 ("AwsSolutions-APIG4", "Methods require an API key tied to a throttled usage plan.")
             )
-        NagSuppressions.add_resource_suppressions(
-            self,
-            [NagPackSuppression(id=rule, reason=reason) for rule, reason in reasons],
-            apply_to_children=True,
+        for rule, reason in reasons:
+            acknowledge(self, rule, reason)
+        if cloud_watch_role:
+            acknowledge(
+                self,
+                "AwsSolutions-IAM4",
+                "The account-level API Gateway logging role uses AWS's managed push-to-CloudWatch policy.",
+                "Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs",
+            )
+
+
+def _check_timeout(function: lambda_.Function) -> None:
+    allowed = INTEGRATION_TIMEOUT.to_seconds() - COLD_START_ALLOWANCE.to_seconds()
+    timeout = (function.timeout or Duration.seconds(3)).to_seconds()
+    if timeout > allowed:
+        raise ValueError(
+            f"{function.node.path}: timeout {timeout} s; at most {allowed} s behind the API (the "
+            f"integration's {INTEGRATION_TIMEOUT.to_seconds()} s less a cold start's allowance)"
         )

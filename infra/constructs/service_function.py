@@ -14,10 +14,10 @@ from collections.abc import Mapping, Sequence
 from aws_cdk import Aws, CfnRule, CfnRuleAssertion, Duration, Fn, RemovalPolicy, Stack
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
-from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct
 
 from infra import constants
+from infra.nag import LAMBDA_LOGS, acknowledge
 from infra.paths import LAMBDAS_DIR, ZORDER_LAYER_DIR
 from tatami_functions.common.settings import PowertoolsSettings
 
@@ -124,23 +124,17 @@ class ServiceFunction(lambda_.Function):
             },
         )
         self.service = service
-        NagSuppressions.add_resource_suppressions(
+        acknowledge(
             self,
-            [
-                NagPackSuppression(
-                    id="AwsSolutions-IAM4",
-                    reason="AWSLambdaBasicExecutionRole only lets the function write its own logs.",
-                    applies_to=[
-                        "Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole"
-                    ],
-                ),
-                NagPackSuppression(
-                    id="AwsSolutions-IAM5",
-                    reason="X-Ray's PutTraceSegments/PutTelemetryRecords support no resource-level scoping.",
-                    applies_to=["Resource::*"],
-                ),
-            ],
-            apply_to_children=True,
+            "AwsSolutions-IAM4",
+            "AWSLambdaBasicExecutionRole only lets the function write its own logs.",
+            LAMBDA_LOGS,
+        )
+        acknowledge(
+            self,
+            "AwsSolutions-IAM5",
+            "X-Ray's PutTraceSegments/PutTelemetryRecords support no resource-level scoping.",
+            "Resource::*",
         )
 
 

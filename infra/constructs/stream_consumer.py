@@ -9,13 +9,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import jsii
 from aws_cdk import Duration, RemovalPolicy
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_lambda_event_sources as sources
 from aws_cdk import aws_sqs as sqs
-from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct
+
+from infra.nag import acknowledge
 
 
 def stream_failure_queue(scope: Construct, construct_id: str, *, consumer: str) -> sqs.Queue:
@@ -31,15 +33,11 @@ def stream_failure_queue(scope: Construct, construct_id: str, *, consumer: str) 
         encryption=sqs.QueueEncryption.SQS_MANAGED,
         retention_period=Duration.days(14),
     )
-    NagSuppressions.add_resource_suppressions(
+    acknowledge(
         queue,
-        [
-            NagPackSuppression(
-                id="AwsSolutions-SQS3",
-                reason=f"This queue is the {consumer}'s on-failure destination (its dead-letter queue); "
-                "cdk-nag does not recognise an event-source on-failure queue as a DLQ.",
-            )
-        ],
+        "AwsSolutions-SQS3",
+        f"This queue is the {consumer}'s on-failure destination (its dead-letter queue); "
+        "cdk-nag does not recognise an event-source on-failure queue as a DLQ.",
     )
     return queue
 
@@ -68,7 +66,22 @@ def subscribe_to_stream(
             retry_attempts=retry_attempts,
             max_record_age=max_record_age,
             report_batch_item_failures=True,
-            on_failure=sources.SqsDlq(failures),
+            on_failure=_OnFailureQueue(failures),
             filters=list(filters) or None,
         )
     )
+
+
+@jsii.implements(lambda_.IEventSourceDlq)
+class _OnFailureQueue:
+    """The mapping's on-failure queue, granted the one call Lambda makes on it: SendMessage (CDK's
+    `SqsDlq` grants GetQueueAttributes and GetQueueUrl too, which nothing calls)."""
+
+    def __init__(self, queue: sqs.IQueue) -> None:
+        self.queue = queue
+
+    def bind(
+        self, _target: lambda_.IEventSourceMapping, target_handler: lambda_.IFunction
+    ) -> lambda_.DlqDestinationConfig:
+        self.queue.grant(target_handler, "sqs:SendMessage")
+        return lambda_.DlqDestinationConfig(destination=self.queue.queue_arn)

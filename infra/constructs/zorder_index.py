@@ -16,21 +16,15 @@ from __future__ import annotations
 from aws_cdk import Duration
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_lambda as lambda_
-from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct
 
 from infra.constructs.service_function import ServiceFunction, add_environment
 from infra.constructs.shared import Shared
 from infra.constructs.stream_consumer import stream_failure_queue, subscribe_to_stream
+from infra.constructs.table_grants import grant_indexes, grant_table
 from zindex import ENV, IndexedTable, SortedIndex, ZIndex
 from zindex.lambda_handler import BATCH_SIZE_ENV
 
-_GSI_ARNS = NagPackSuppression(
-    id="AwsSolutions-IAM5",
-    reason="CDK's table grant names the table's indexes as <table>/index/*; the statement lists only the "
-    "DynamoDB actions the function calls, on this table.",
-    applies_to=[{"regex": "/^Resource::<.*\\.Arn>/index/\\*$/"}],
-)
 MAINTAINER_HANDLER = "zindex.lambda_handler.handler"
 _STRING, _NUMBER, _BINARY = (
     dynamodb.AttributeType.STRING,
@@ -97,9 +91,8 @@ class ZOrderIndex(Construct):
             retry_attempts=retry_attempts,
             max_record_age=max_record_age or Duration.hours(6),
         )
-        # The write-back and the status item are conditional/ADD UpdateItems; nothing else.
-        table.grant(self.maintainer, "dynamodb:UpdateItem")
-        NagSuppressions.add_resource_suppressions(self.maintainer, [_GSI_ARNS], apply_to_children=True)
+        # The write-back and the status item are conditional/ADD UpdateItems of the table; nothing else.
+        grant_table(self.maintainer, table, "UpdateItem")
 
     def _add_index(self, declaration: IndexedTable, index: ZIndex | SortedIndex) -> None:
         if isinstance(index, ZIndex):
@@ -125,10 +118,11 @@ class ZOrderIndex(Construct):
         resource.add_property_override("StreamSpecification", {"StreamViewType": "NEW_AND_OLD_IMAGES"})
 
     def grant_search(self, function: lambda_.Function) -> None:
-        """Give a search function the declaration and what its plans call: Query and Scan of the table
-        and its indexes, BatchGetItem and GetItem of the statistics and status items."""
+        """Give a search function the declaration and what its plans call: a Query of each index, a
+        parallel Scan of the table or of an index, GetItem and BatchGetItem of the status and
+        statistics items."""
         add_environment(function, self.environment)
-        self.table.grant(
-            function, "dynamodb:Query", "dynamodb:Scan", "dynamodb:GetItem", "dynamodb:BatchGetItem"
+        grant_table(function, self.table, "Scan", "GetItem", "BatchGetItem")
+        grant_indexes(
+            function, self.table, [index.name for index in self.declaration.indexes], "Query", "Scan"
         )
-        NagSuppressions.add_resource_suppressions(function, [_GSI_ARNS], apply_to_children=True)

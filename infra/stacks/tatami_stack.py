@@ -31,6 +31,7 @@ class StackSettings:
     auth: ApiAuth = ApiAuth.IAM
     deletion_protection: bool = True
     replica_regions: tuple[str, ...] = field(default_factory=tuple)
+    api_gateway_cloud_watch_role: bool = False  # the account-wide logging role: set it only when asked
 
     @classmethod
     def from_context(cls, context: Mapping[str, Any] | None) -> StackSettings:
@@ -39,6 +40,7 @@ class StackSettings:
             auth=ApiAuth(str(context.get("auth", ApiAuth.IAM.value))),
             deletion_protection=bool(context.get("deletionProtection", True)),
             replica_regions=tuple(str(region) for region in context.get("replicaRegions") or []),
+            api_gateway_cloud_watch_role=bool(context.get("apiGatewayCloudWatchRole", False)),
         )
 
 
@@ -48,7 +50,9 @@ class TatamiStack(Stack):
     ) -> None:
         super().__init__(scope, construct_id, **kwargs)
         settings = settings or StackSettings()
-        api = ServiceApi(self, "Api", auth=settings.auth)
+        api = ServiceApi(
+            self, "Api", auth=settings.auth, cloud_watch_role=settings.api_gateway_cloud_watch_role
+        )
         self.shared = Shared(
             layers=SharedLayers(self, "Layers"),
             api=api,

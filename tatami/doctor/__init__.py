@@ -6,13 +6,15 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
 from cfnlint.api import ManualArgs, lint_file
 
 from tatami.doctor.checks import Finding, check_environment, check_imports
-from tatami.doctor.grants import check_grants, check_nag, check_streams
+from tatami.doctor.grants import check_grants
+from tatami.doctor.streams import check_streams
 from tatami.local.assembly import Assembly, load_assembly
 
 # CDK adds DependsOn for the function's own role although Role already references it.
@@ -32,6 +34,22 @@ def check_lint(cdk_out: Path) -> list[Finding]:
         for match in lint_file(template, ManualArgs(ignore_checks=CFN_LINT_IGNORED, regions=LINT_REGIONS)):
             findings.append(Finding("cfn-lint", template.name, str(match)))
     return findings
+
+
+def check_nag(cdk_out: Path) -> list[Finding]:
+    """cdk-nag's validation report: every AwsSolutions rule compliant or acknowledged with a reason.
+
+    A violation fails synthesis, so it is found here only in an assembly whose synthesis failed.
+    """
+    report = cdk_out / "validation-report.json"
+    if not report.is_file():
+        return [Finding("cdk-nag", cdk_out.name, "no validation-report.json: cdk-nag did not run on it")]
+    return [
+        Finding("cdk-nag", construct["constructPath"], f"{violation['ruleName']}: {violation['description']}")
+        for plugin in json.loads(report.read_text())["pluginReports"]
+        for violation in plugin["violations"]
+        for construct in violation["violatingConstructs"]
+    ]
 
 
 def diagnose(cdk_out: Path, assembly: Assembly | None = None) -> list[Finding]:

@@ -2,10 +2,8 @@
 
 Functions: every module the handler loads imports only what the asset, the layers, the Lambda
 runtime (boto3) or the standard library of the runtime's Python provide; every environment
-variable the handler's code needs is set; every resource it names is granted to it, and every SDK
-call it makes is granted on some resource it names (IAM evaluated as the local cloud does).
-Streams: a mapping's function may read the stream and write the on-failure queue; a handler that
-returns partial batch failures has `ReportBatchItemFailures`; no table streams to nobody.
+variable the handler's code needs is set. Grants (`grants.py`) and streams (`streams.py`) have
+modules of their own.
 """
 
 from __future__ import annotations
@@ -15,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from tatami.doctor.code import Module, closure, module_file
-from tatami.local.assembly import Assembly, FunctionSpec, target_id
+from tatami.local.assembly import Assembly, FunctionSpec
 from tatami.local.sandbox.runtime import PUBLIC_LAYERS, RUNTIME_DISTRIBUTIONS, top_level
 from tatami.local.sandbox.runtime import closure as distributions
 
@@ -49,13 +47,6 @@ REMOVED_BY_3_14 = frozenset(
         "lib2to3",
     ]
 )
-_SERVICE_OF_TYPE = {
-    "AWS::DynamoDB::GlobalTable": "dynamodb",
-    "AWS::DynamoDB::Table": "dynamodb",
-    "AWS::SQS::Queue": "sqs",
-    "AWS::S3::Bucket": "s3",
-    "AWS::SecretsManager::Secret": "secretsmanager",
-}
 
 
 @dataclass(frozen=True, order=True)
@@ -143,19 +134,3 @@ def check_environment(assembly: Assembly) -> list[Finding]:
 
 # Set by the local cloud only (as SAM sets AWS_SAM_LOCAL): code branches on it for what AWS does not offer.
 _LOCAL_ONLY = frozenset({"TATAMI_LOCAL"})
-
-
-def named_resources(assembly: Assembly, spec: FunctionSpec) -> list[tuple[str, str, str]]:
-    """(variable, logical id, service) of each table, queue, bucket or secret the environment names."""
-    resources = {k: v for stack in assembly.stacks for k, v in stack.template.get("Resources", {}).items()}
-    named = []
-    for variable, value in spec.environment.items():
-        logical_id = target_id(value) or target_id(value, "Arn")
-        service = _SERVICE_OF_TYPE.get(resources.get(logical_id or "", {}).get("Type", ""))
-        if logical_id and service:
-            named.append((variable, logical_id, service))
-    return named
-
-
-def sdk_calls(spec: FunctionSpec) -> set[tuple[str, str]]:
-    return {call for module in handler_modules(spec) for call in module.calls}

@@ -1,4 +1,5 @@
-"""What a function's code imports, reads from its environment and calls on AWS, read from its source.
+"""What a function's code imports and reads from its environment, read from its source (its AWS calls:
+`callgraph.py`).
 
 Environment reads are a settings declaration's fields (`variable("NAME", ...)`, `common.settings`:
 required without a default or with the empty default "", optional with any other, None included:
@@ -18,31 +19,10 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-# SDK methods (snake case, as boto3 names them) -> (service, operation), for the services the app uses.
-_SDK_CALLS = {
-    "get_item": ("dynamodb", "GetItem"),
-    "put_item": ("dynamodb", "PutItem"),
-    "update_item": ("dynamodb", "UpdateItem"),
-    "delete_item": ("dynamodb", "DeleteItem"),
-    "query": ("dynamodb", "Query"),
-    "scan": ("dynamodb", "Scan"),
-    "batch_get_item": ("dynamodb", "BatchGetItem"),
-    "batch_write_item": ("dynamodb", "BatchWriteItem"),
-    "transact_write_items": ("dynamodb", "TransactWriteItems"),
-    "transact_get_items": ("dynamodb", "TransactGetItems"),
-    "put_object": ("s3", "PutObject"),
-    "get_object": ("s3", "GetObject"),
-    "delete_object": ("s3", "DeleteObject"),
-    "list_objects_v2": ("s3", "ListBucket"),
-    "send_message": ("sqs", "SendMessage"),
-    "get_secret": ("secretsmanager", "GetSecretValue"),  # Powertools' parameters.get_secret
-    "get_secret_value": ("secretsmanager", "GetSecretValue"),
-}
-
 
 @dataclass
 class Module:
-    """One source file: its imports (module names), env vars (required, optional) and SDK calls."""
+    """One source file: its imports (module names) and env vars (required, optional)."""
 
     path: Path
     imports: list[tuple[str, int]] = field(default_factory=list)  # (dotted name, line)
@@ -50,7 +30,6 @@ class Module:
     env_constants: dict[str, str] = field(default_factory=dict)  # NAME_ENV -> "VARIABLE"
     env_literals: set[str] = field(default_factory=set)
     env_optional: set[str] = field(default_factory=set)  # names read with a non-empty default
-    calls: set[tuple[str, str]] = field(default_factory=set)
 
 
 @cache
@@ -117,15 +96,10 @@ class _Visitor(ast.NodeVisitor):
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
         first = node.args[0] if node.args else None
-        if isinstance(first, ast.Constant) and first.value in _SDK_CALLS:
-            self.module.calls.add(_SDK_CALLS[first.value])  # `_call("query", ...)`, `get_paginator(...)`
         if _called(func) == "variable" and isinstance(first, ast.Constant) and isinstance(first.value, str):
             self._declared(first.value, node)
-        if isinstance(func, ast.Attribute):
-            if func.attr in _SDK_CALLS:
-                self.module.calls.add(_SDK_CALLS[func.attr])
-            if func.attr in ("get", "getenv") and node.args:
-                self._env_read(node)
+        if isinstance(func, ast.Attribute) and func.attr in ("get", "getenv") and node.args:
+            self._env_read(node)
         self.generic_visit(node)
 
     def _declared(self, name: str, node: ast.Call) -> None:
@@ -173,10 +147,14 @@ def module_file(name: str, roots: Sequence[Path]) -> Path | None:
 def closure(handler_module: str, roots: Sequence[Path]) -> list[Module]:
     """The modules `handler_module` imports, transitively, from `roots` (the asset and its layers)."""
     seen: dict[Path, Module] = {}
+    tried: set[str] = set()  # names looked up already (every module imports `typing` again)
     pending = [handler_module]
     while pending:
         name = pending.pop()
         for prefix in _prefixes(name):
+            if prefix in tried:
+                continue
+            tried.add(prefix)
             path = module_file(prefix, roots)
             if path is None or path in seen:
                 continue

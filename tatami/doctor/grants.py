@@ -1,149 +1,136 @@
-"""Grant and stream checks of `tatami doctor`: the template's policies against what the code does.
+"""The grant check of `tatami doctor`: each function's role holds exactly what its code calls.
 
-The policies are compiled exactly as the local cloud compiles them (iam/policies.py), against ARNs
-made up offline for every resource, and evaluated with the same logic (iam/evaluate.py).
+Both ways, per function, action and resource: a call of the code (`access.py`) that its role may not
+make, and an action its role is granted on a resource that no call of the code (nor Lambda itself:
+logs, X-Ray, its stream mappings) makes there. The policies are those the local cloud enforces
+(`iam/policies.py`), evaluated by its own logic, ignoring the conditions of Allow statements (a
+request's condition keys, such as an S3 prefix, are not known statically).
 """
 
 from __future__ import annotations
 
-import csv
-from pathlib import Path
+from collections import defaultdict
 from typing import Any
 
-from tatami.doctor.checks import Finding, handler_modules, named_resources, sdk_calls
-from tatami.local import provision
-from tatami.local.assembly import Assembly, FunctionSpec
-from tatami.local.iam.evaluate import evaluate
+from tatami.doctor.access import Access, function_access
+from tatami.doctor.checks import Finding
+from tatami.doctor.offline import (
+    TLS,
+    ignoring_conditions,
+    name_of,
+    names_of_arns,
+    offline_resolver,
+    resource_arn,
+)
+from tatami.doctor.streams import MAPPING_READS
+from tatami.local.assembly import Assembly, TableSpec
+from tatami.local.iam.evaluate import evaluate, matches
 from tatami.local.iam.policies import compile_policies
-from tatami.local.intrinsics import LOCAL_ACCOUNT, LOCAL_REGION, Resolver
-from tatami.local.sandbox.workers import STREAM_READS
+from tatami.local.intrinsics import Resolver
+from tatami.local.routes import read_routes
 
-_CONTEXT = {"aws:securetransport": "true"}
-# Calls checked at run time only: a transaction or batch spans tables with different actions.
-_NOT_STATIC = {"TransactWriteItems", "TransactGetItems"}
+_LAMBDAS_OWN = ("logs:", "xray:")  # Lambda writes the function's logs and traces with its role
 
 
-def offline_resolver(assembly: Assembly) -> Resolver:
-    """Local-style names and ARNs for every resource, without starting anything."""
-    resolver = Resolver(stack_name=assembly.stacks[0].name if assembly.stacks else "local")
-    arn = f"{LOCAL_REGION}:{LOCAL_ACCOUNT}"
-    for table in assembly.tables:
-        resolver.refs[table.logical_id] = table.name
-        resolver.attributes[(table.logical_id, "Arn")] = f"arn:aws:dynamodb:{arn}:table/{table.name}"
-        resolver.attributes[(table.logical_id, "StreamArn")] = (
-            f"arn:aws:dynamodb:{arn}:table/{table.name}/stream/0"
-        )
-    for logical_id, name in assembly.queues.items():
-        resolver.refs[logical_id] = f"https://sqs.{LOCAL_REGION}.amazonaws.com/{LOCAL_ACCOUNT}/{name}"
-        resolver.attributes[(logical_id, "Arn")] = f"arn:aws:sqs:{arn}:{name}"
-    for logical_id, name in assembly.buckets.items():
-        resolver.refs[logical_id] = name
-        resolver.attributes[(logical_id, "Arn")] = f"arn:aws:s3:::{name}"
-    for logical_id, name in assembly.secrets.items():
-        resolver.refs[logical_id] = f"arn:aws:secretsmanager:{arn}:secret:{name}"
-    provision.register_functions(assembly, resolver)
-    provision.register_remaining(assembly, resolver)
-    return resolver
+class _Function:
+    """One function's policy, its code's calls and the concrete ARNs they act on."""
 
-
-def _resource_arn(resolver: Resolver, logical_id: str, service: str) -> str:
-    return resolver.refs[logical_id] if service == "secretsmanager" else resolver.get_att(logical_id, "Arn")
-
-
-def _candidates(policy: dict[str, Any], service: str, arn: str) -> list[str]:
-    """Concrete resources to try for a named resource: itself, its indexes, its objects."""
-    if service == "dynamodb":
-        return [arn, f"{arn}/index/any"]
-    if service == "s3":
-        prefixes = [
-            pattern.replace("*", "any")
-            for statement in policy["identity"]
-            for pattern in statement.get("resources", [])
-            if str(pattern).startswith(arn + "/")
+    def __init__(self, assembly: Assembly, resolver: Resolver, function_id: str, routes: set[Any]) -> None:
+        stack = next(s for s in assembly.stacks if function_id in s.template["Resources"])
+        self.policy = ignoring_conditions(compile_policies(stack, resolver, function_id))
+        self.accesses = function_access(assembly, assembly.functions[function_id], routes)
+        self.resolver, self.tables = resolver, {t.logical_id: t for t in assembly.tables}
+        self.mapped = [
+            (action, resolver.get_att(m.table_id, "StreamArn"))
+            for m in assembly.stream_mappings
+            if m.function_id == function_id
+            for action in MAPPING_READS
+        ] + [
+            ("sqs:SendMessage", resolver.get_att(m.on_failure_queue_id, "Arn"))
+            for m in assembly.stream_mappings
+            if m.function_id == function_id and m.on_failure_queue_id
         ]
-        return [arn, f"{arn}/any", *prefixes]
-    return [arn]
+
+    def arns(self, access: Access, logical_id: str) -> list[str]:
+        """Concrete ARNs a call may name on one resource: the table or its indexes, the bucket or
+        objects under each prefix its role names, an export of the table."""
+        arn = resource_arn(self.resolver, logical_id, access.service)
+        if access.service == "s3":
+            granted = [r for s in self.policy["identity"] for r in s.get("resources", [])]
+            return [arn, f"{arn}/any", *(r.replace("*", "any") for r in granted if r.startswith(arn + "/"))]
+        if access.service != "dynamodb":
+            return [arn]
+        if access.action == "DescribeExport":
+            return [f"{arn}/export/any"]
+        indexes = [f"{arn}/index/{i['IndexName']}" for i in _indexes(self.tables.get(logical_id))]
+        return {True: indexes or [f"{arn}/index/any"], False: [arn], None: [arn, *indexes]}[access.index]
+
+    def allowed(self, access: Access) -> bool:
+        if not access.resources:  # it names no resource of the app (Glue's catalog): any grant of it
+            return any(self._grants(s, access.iam_action) for s in self.policy["identity"])
+        return any(
+            evaluate(self.policy, access.iam_action, arn, TLS).allowed
+            for logical_id in access.resources
+            for arn in self.arns(access, logical_id)
+        )
+
+    def used(self, action: str, pattern: str) -> bool:
+        if any(matches(action, a, ignore_case=True) and matches(pattern, r) for a, r in self.mapped):
+            return True
+        return any(
+            matches(action, access.iam_action, ignore_case=True)
+            and (
+                not access.resources
+                or any(matches(pattern, arn) for i in access.resources for arn in self.arns(access, i))
+            )
+            for access in self.accesses
+        )
+
+    @staticmethod
+    def _grants(statement: dict[str, Any], action: str) -> bool:
+        actions = statement.get("actions", [])
+        return statement["effect"] == "Allow" and any(matches(a, action, ignore_case=True) for a in actions)
 
 
-def _allowed(policy: dict[str, Any], service: str, operation: str, resources: list[str]) -> bool:
-    return any(evaluate(policy, f"{service}:{operation}", r, _CONTEXT).allowed for r in resources)
+def _indexes(table: TableSpec | None) -> list[dict[str, Any]]:
+    return list(table.properties.get("GlobalSecondaryIndexes", [])) if table else []
 
 
 def check_grants(assembly: Assembly) -> list[Finding]:
     resolver = offline_resolver(assembly)
-    findings = []
-    for function_id, spec in assembly.functions.items():
-        stack = next(s for s in assembly.stacks if function_id in s.template["Resources"])
-        policy = compile_policies(stack, resolver, function_id)
-        findings += _function_grants(policy, function_id, spec, assembly, resolver)
-    return findings
+    names = names_of_arns(resolver)
+    routes: dict[str, set[tuple[str, str]]] = defaultdict(set)
+    for stack in assembly.stacks:
+        for route in read_routes(stack):
+            if route.function_id:
+                routes[route.function_id].add((route.method, route.resource_path))
+    findings: set[Finding] = set()
+    for function_id in assembly.functions:
+        function = _Function(assembly, resolver, function_id, routes[function_id])
+        findings |= _not_granted(function_id, function)
+        findings |= _never_called(function_id, function, names)
+    return sorted(findings)
 
 
-def _function_grants(
-    policy: dict[str, Any], function_id: str, spec: FunctionSpec, assembly: Assembly, resolver: Resolver
-) -> list[Finding]:
-    calls = {(s, op) for s, op in sdk_calls(spec) if op not in _NOT_STATIC}
-    named = [
-        (
-            variable,
-            logical_id,
-            service,
-            _candidates(policy, service, _resource_arn(resolver, logical_id, service)),
-        )
-        for variable, logical_id, service in named_resources(assembly, spec)
-    ]
-    findings = []
-    for variable, logical_id, service, resources in named:
-        operations = sorted(op for s, op in calls if s == service)
-        if operations and not any(_allowed(policy, service, op, resources) for op in operations):
-            message = f"names {logical_id} ({variable}) but may call none of {', '.join(operations)} on it"
-            findings.append(Finding("grant", function_id, message))
-    return findings
+def _not_granted(function_id: str, function: _Function) -> set[Finding]:
+    missing = set()
+    for access in function.accesses:
+        if not function.allowed(access):
+            target = f" on {access.label}" if access.resources else ""
+            message = f"calls {access.iam_action}{target} ({access.where}), which its role is not granted"
+            missing.add(Finding("grant", function_id, message))
+    return missing
 
 
-def check_streams(assembly: Assembly) -> list[Finding]:
-    resolver = offline_resolver(assembly)
-    findings, consumed = [], set()
-    for mapping in assembly.stream_mappings:
-        consumed.add(mapping.table_id)
-        spec = assembly.functions[mapping.function_id]
-        stack = next(s for s in assembly.stacks if mapping.function_id in s.template["Resources"])
-        policy = compile_policies(stack, resolver, mapping.function_id)
-        stream = resolver.get_att(mapping.table_id, "StreamArn")
-        checks = [(action, stream) for action in STREAM_READS]
-        if mapping.on_failure_queue_id:
-            checks.append(("sqs:SendMessage", resolver.get_att(mapping.on_failure_queue_id, "Arn")))
-        for action, resource in checks:
-            decision = evaluate(policy, action, resource, _CONTEXT)
-            if not decision.allowed:
-                message = f"its role may not {action} on {resource} (Lambda refuses to create the mapping)"
-                findings.append(Finding("stream", mapping.logical_id, message))
-        if _returns_partial_failures(spec) and not mapping.report_batch_item_failures:
-            message = (
-                f"{mapping.function_id} returns batchItemFailures; the mapping lacks ReportBatchItemFailures"
-            )
-            findings.append(Finding("stream", mapping.logical_id, message))
-    for table in assembly.tables:
-        if table.stream_view_type and table.logical_id not in consumed:
-            findings.append(Finding("stream", table.logical_id, "has a stream that no function consumes"))
-    return findings
-
-
-def _returns_partial_failures(spec: FunctionSpec) -> bool:
-    return any(
-        "process_partial_response" in text or "batchItemFailures" in text
-        for text in (module.path.read_text(encoding="utf-8") for module in handler_modules(spec))
-    )
-
-
-def check_nag(cdk_out: Path) -> list[Finding]:
-    """cdk-nag's report: every rule of every resource compliant or suppressed with a reason."""
-    findings = []
-    for report in sorted(cdk_out.glob("*-NagReport.csv")):
-        with report.open(newline="", encoding="utf-8") as rows:
-            for row in csv.DictReader(rows):
-                if row["Compliance"] not in ("Compliant", "Suppressed"):
-                    findings.append(
-                        Finding("cdk-nag", row["Resource ID"], f"{row['Rule ID']}: {row['Rule Info']}")
-                    )
-    return findings
+def _never_called(function_id: str, function: _Function, names: dict[str, str]) -> set[Finding]:
+    unused = set()
+    for statement in function.policy["identity"]:
+        if statement["effect"] != "Allow":
+            continue
+        for action in statement.get("actions", []):
+            for pattern in statement.get("resources", []):
+                if action.startswith(_LAMBDAS_OWN) or function.used(action, pattern):
+                    continue
+                message = f"is granted {action} on {name_of(pattern, names)}, which its code never calls"
+                unused.add(Finding("grant", function_id, message))
+    return unused

@@ -1,4 +1,4 @@
-"""Deliberately changed copies of a synthesized app: one grant, layer or variable taken away.
+"""Deliberately changed copies of a synthesized app: a grant taken away or added, a layer or variable gone.
 
 `copy_assembly` copies a cloud assembly (the asset folders are linked, not copied) and lets a
 function change the template in memory before it is written; the helpers below are such changes.
@@ -43,22 +43,40 @@ def revoke(function_prefix: str, action: str) -> Callable[[Template], None]:
     """Remove `action` from every policy statement attached to the role of the function."""
 
     def change(template: Template) -> None:
-        resources = template["Resources"]
-        role = resources[function_id(template, function_prefix)]["Properties"]["Role"]["Fn::GetAtt"][0]
         removed = 0
-        for resource in resources.values():
-            props = resource.get("Properties", {})
-            if resource["Type"] != "AWS::IAM::Policy" or {"Ref": role} not in props.get("Roles", []):
-                continue
-            for statement in props["PolicyDocument"]["Statement"]:
-                actions = (
-                    statement["Action"] if isinstance(statement["Action"], list) else [statement["Action"]]
-                )
-                removed += action in actions
-                statement["Action"] = [a for a in actions if a != action] or ["none:NoAction"]
+        for statement in _role_statements(template, function_prefix):
+            actions = statement["Action"] if isinstance(statement["Action"], list) else [statement["Action"]]
+            removed += action in actions
+            statement["Action"] = [a for a in actions if a != action] or ["none:NoAction"]
         assert removed, f"{function_prefix} was not granted {action}"
 
     return change
+
+
+def widen(function_prefix: str, beside: str, extra: str) -> Callable[[Template], None]:
+    """Add `extra` to every statement of the function's role that grants `beside` (same resources)."""
+
+    def change(template: Template) -> None:
+        widened = 0
+        for statement in _role_statements(template, function_prefix):
+            actions = statement["Action"] if isinstance(statement["Action"], list) else [statement["Action"]]
+            if beside in actions:
+                statement["Action"] = [*actions, extra]
+                widened += 1
+        assert widened, f"{function_prefix} was not granted {beside}"
+
+    return change
+
+
+def _role_statements(template: Template, function_prefix: str) -> list[dict[str, Any]]:
+    resources = template["Resources"]
+    role = resources[function_id(template, function_prefix)]["Properties"]["Role"]["Fn::GetAtt"][0]
+    return [
+        statement
+        for resource in resources.values()
+        if resource["Type"] == "AWS::IAM::Policy" and {"Ref": role} in resource["Properties"].get("Roles", [])
+        for statement in resource["Properties"]["PolicyDocument"]["Statement"]
+    ]
 
 
 def drop_layer(function_prefix: str, layer_prefix: str) -> Callable[[Template], None]:

@@ -8,7 +8,30 @@ import the names from here, so the two cannot drift and the CLI finds a deployed
 
 from __future__ import annotations
 
-STACK_NAME = "Tatami"
+import re
+
+_STAGE = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
+
+
+def stack_name(stage: str | None = None) -> str:
+    """The stack of a stage: "Tatami" without one (the name every deployed stack had before stages),
+    "Tatami-<stage>" with one. Names derived from the stack's (the Glue database, the Athena
+    workgroup) follow it, so two stages share an account and region.
+
+    >>> stack_name(), stack_name("dev")
+    ('Tatami', 'Tatami-dev')
+    """
+    if not stage:
+        return "Tatami"
+    if len(stage) > 20 or not _STAGE.fullmatch(stage):
+        raise ValueError(
+            f"stage {stage!r}: use at most 20 lowercase letters, digits and single hyphens "
+            "(e.g. dev, prod-eu)"
+        )
+    return f"Tatami-{stage}"
+
+
+STACK_NAME = stack_name()
 
 OUTPUT_API_URL = "ApiUrl"
 OUTPUT_OPENAPI_URL = "OpenApiUrl"

@@ -93,7 +93,8 @@ def test_a_late_old_put_never_resurrects_a_deleted_item(tables: tuple[Any, Any, 
     target = ReplicaTable(replica, client=client)
     assert apply.apply_batch([delete], target)[delete["dynamodb"]["SequenceNumber"]] == "applied"
     assert apply.apply_batch([put], target)[put["dynamodb"]["SequenceNumber"]] == "stale"
-    assert target.get({"PK": {"S": "request#900"}}) is None
+    stored = client.get_item(TableName=replica, Key={"PK": {"S": "request#900"}}, ConsistentRead=True)
+    assert DELETED in stored["Item"], "the tombstone holds; the late put did not resurrect the item"
     redelivered = apply.apply_batch([delete], target)
     assert redelivered[delete["dynamodb"]["SequenceNumber"]] == "stale"
 

@@ -13,7 +13,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from tatami_functions.common.repository import CONDITION_FAILED, TableRepository
 from tatami_functions.labs.replication.exceptions import ReplicaUnavailableError, UnreplicableRecordError
-from tatami_functions.labs.replication.records import VERSION, Item, live
+from tatami_functions.labs.replication.records import VERSION, Item
 from tatami_functions.labs.replication.settings import ReplicatorSettings
 
 # A stream function has minutes, not an API's seconds; standard retries absorb throttling first.
@@ -27,7 +27,7 @@ _NEWER = "attribute_not_exists(#seq) OR #seq < :seq"
 
 
 class ReplicaTable(TableRepository):
-    """Writes versions into the replica; reads hide tombstones.
+    """Writes versions into the replica (readers hide its tombstones: `records.live`).
 
     >>> replica = ReplicaTable("Tatami-LogfileReplica", client=boto3.client("dynamodb"))  # doctest: +SKIP
     >>> replica.write({"PK": {"S": "request#1"}, "_rep_seq": {"S": "00...12"}})  # doctest: +SKIP
@@ -57,14 +57,6 @@ class ReplicaTable(TableRepository):
         except BotoCoreError as exc:
             raise ReplicaUnavailableError(f"cannot write the replica: {exc}") from exc
         return True
-
-    def get(self, key: Item) -> Item | None:
-        """The replica's copy of an item as the source has it; None if absent or deleted."""
-        response = self._call(
-            "get_item", action="read the replica", TableName=self.table_name, Key=key, ConsistentRead=True
-        )
-        item = response.get("Item")
-        return live(item) if item else None
 
 
 def default_table() -> ReplicaTable:
