@@ -35,7 +35,8 @@ class Sandbox:
     policies: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.runtime = Runtime.build(self.work_dir)
+        layers = (layer for spec in self.assembly.functions.values() for layer in spec.layer_dirs)
+        self.runtime = Runtime.build(self.work_dir, layers)
         self.folder = self.work_dir / "iam"
         self.folder.mkdir(parents=True, exist_ok=True)
         for old in self.folder.glob("*.jsonl"):
@@ -51,13 +52,7 @@ class Sandbox:
 
     def runtime_file(self, spec: FunctionSpec, function_arn: str) -> Path:
         """Write the file `enter.py` reads in each worker of `spec`; returns its path."""
-        public = [self.runtime.public_layer_dir(layer) for layer in spec.external_layers]
-        sys_path = [
-            str(spec.code_dir),
-            *(str(folder / "python") for folder in spec.layer_dirs),
-            *(str(folder) for folder in public if folder is not None),
-            str(self.runtime.runtime_dir),
-        ]
+        sys_path = self.runtime.import_path(spec.code_dir, spec.layer_dirs, spec.external_layers)
         policy = self.policies[spec.logical_id]
         iam = {
             "mode": self.iam_mode,
