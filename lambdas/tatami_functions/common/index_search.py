@@ -18,7 +18,7 @@ from typing import Any
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
 
 from tatami_functions.common.api import json_response
-from tatami_functions.common.observability import logger
+from tatami_functions.common.observability import logger, trace_aws_calls
 from tatami_functions.common.tokens import decode_token, encode_token
 from zindex import BadQueryError, Cursor, IndexedTable, SearchQuery
 from zindex.dynamodb import IndexRepository
@@ -29,6 +29,7 @@ from zindex.search import Searcher, public
 @cache
 def searcher() -> Searcher:
     """The search of this execution environment (statistics and clients kept while warm)."""
+    trace_aws_calls()  # the engine makes its own client
     return Searcher(IndexRepository(IndexedTable.from_env(os.environ)))
 
 
