@@ -20,6 +20,7 @@ from cdk_nag import NagPackSuppression, NagSuppressions
 from constructs import Construct
 
 from infra import constants
+from infra.constructs.compiled_layer import compiled_layer_code
 from infra.paths import LAMBDAS_DIR, POWERTOOLS_LAYER_DIR, ZORDER_LAYER_DIR
 from tatami_functions.common.settings import PowertoolsSettings
 
@@ -37,9 +38,7 @@ class SharedLayers(Construct):
         self.zorder = lambda_.LayerVersion(
             self,
             "Zorder",
-            code=lambda_.Code.from_asset(
-                str(ZORDER_LAYER_DIR), exclude=["pyproject.toml", "build", *_BUILD_LITTER]
-            ),
+            code=compiled_layer_code(ZORDER_LAYER_DIR),
             compatible_runtimes=[RUNTIME],
             compatible_architectures=[ARCHITECTURE],
             description="zorder: typed Z-order addresses, BIGMIN and range decomposition (pure Python)",
