@@ -46,11 +46,9 @@ class Worker:
 
     def __init__(self, spec: FunctionSpec, env: Mapping[str, str], log_sink: LogSink) -> None:
         self.spec = spec
-        # -B: no bytecode written into the asset, which the next `cdk deploy` would zip (-I ignores
-        # PYTHONDONTWRITEBYTECODE); the asset's modules compile at each cold start, as on Lambda's
-        # read-only /var/task.
+        # Bytecode goes to the local cloud's work folder, never into the asset (sandbox/enter.py).
         self.process = subprocess.Popen(
-            [sys.executable, "-I", "-B", "-m", "tatami.local.worker"],
+            [sys.executable, "-I", "-m", "tatami.local.worker"],
             cwd=spec.code_dir,
             env=dict(env),
             stdin=subprocess.PIPE,

@@ -11,6 +11,7 @@ the function's role when the mapping is created.
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,9 @@ from tatami.local.iam.policies import compile_policies
 from tatami.local.intrinsics import LOCAL_ACCOUNT, LOCAL_REGION, Resolver
 from tatami.local.sandbox.runtime import Runtime
 
+# Workers' bytecode, never in the assets: one folder in the venv, so every local cloud of this venv
+# (each test session's too) reuses what the first compiled instead of compiling at every cold start.
+PYCACHE = str(Path(sys.prefix) / "pycache")
 STREAM_READS = ("dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator")
 
 
@@ -63,7 +67,8 @@ class Sandbox:
             "usage_file": str(self.usage_file(spec.logical_id)),
         }
         path = self.work_dir / "runtime" / f"{spec.logical_id}.json"
-        path.write_text(json.dumps({"sys_path": sys_path, "function_arn": function_arn, "iam": iam}))
+        config = {"sys_path": sys_path, "function_arn": function_arn, "iam": iam}
+        path.write_text(json.dumps({**config, "pycache_prefix": PYCACHE}))
         return path
 
     def refusals(self, function_id: str, checks: list[tuple[str, str]]) -> list[str]:
