@@ -1,20 +1,38 @@
 # The two commands of the README: `make run` and `make test`. Everything else is a helper.
 SHELL := /bin/bash
-PYTHON ?= python3
+# The venv runs the functions' Lambda runtime's Python minor version (infra/constants.py's
+# LAMBDA_PYTHON; tests/infra/test_runtime_under_test.py checks they agree). This kind of machine has it
+# through pyenv without putting it on PATH: PATH first, then pyenv's folder; PYTHON=... overrides both.
+PYTHON_MINOR := 3.13
+ifndef PYTHON
+PYTHON := $(or $(shell python$(PYTHON_MINOR) -c 'import sys; print(sys.executable)' 2>/dev/null),$(lastword \
+	$(sort $(wildcard $(HOME)/.pyenv/versions/$(PYTHON_MINOR).*/bin/python$(PYTHON_MINOR)))))
+endif
 VENV := .venv
 BIN := $(VENV)/bin
+POWERTOOLS_LAYER := layers/powertools/asset
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 
 .PHONY: install run test lint typecheck check-deploy unit synth reliability fuzz bench lock clean
 
-install: $(VENV)/.installed node_modules/.installed
+install: $(VENV)/.installed-$(PYTHON_MINOR) $(POWERTOOLS_LAYER)/.built node_modules/.installed
 
 # The checkout goes on the venv's path too (a .pth file): the CDK app, infra/, is not in the wheel,
 # and this checkout's `tatami local` and `tatami doctor` import it (tatami/checkout.py).
-$(VENV)/.installed: pyproject.toml constraints.txt layers/zorder/pyproject.toml
-	$(PYTHON) -m venv $(VENV)
+# The stamp names the minor version, so a venv of another Python is replaced (--clear).
+$(VENV)/.installed-$(PYTHON_MINOR): pyproject.toml constraints.txt layers/zorder/pyproject.toml
+	@[ -n "$(PYTHON)" ] && "$(PYTHON)" -c 'import sys; sys.exit(f"{sys.version_info[0]}.{sys.version_info[1]}" != "$(PYTHON_MINOR)")' \
+	  || { echo "make install: Python $(PYTHON_MINOR) (the functions' Lambda runtime) not found on PATH or in" \
+	       "~/.pyenv/versions: install it (pyenv install $(PYTHON_MINOR)) or pass PYTHON=/path/to/python$(PYTHON_MINOR)" >&2; exit 1; }
+	$(PYTHON) -m venv --clear $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[dev,bench]' -e layers/zorder
 	$(BIN)/python -c 'import pathlib, sysconfig; pathlib.Path(sysconfig.get_path("purelib"), "tatami-checkout.pth").write_text("$(CURDIR)\n")'
+	touch $@
+
+# The Powertools layer the functions deploy with, built from the wheels constraints.txt pins
+# (layers/powertools/build.py), so the layer holds exactly what the tests import.
+$(POWERTOOLS_LAYER)/.built: $(VENV)/.installed-$(PYTHON_MINOR) layers/powertools/build.py
+	$(BIN)/python layers/powertools/build.py $(POWERTOOLS_LAYER)
 	touch $@
 
 node_modules/.installed: package.json package-lock.json
@@ -56,4 +74,4 @@ lock:  ## re-pin every transitive Python dependency after changing pyproject.tom
 	$(BIN)/pip freeze --exclude-editable | grep -v '^-e' > constraints.txt
 
 clean:
-	rm -rf $(VENV) node_modules cdk.out .local .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(POWERTOOLS_LAYER) node_modules cdk.out .local .pytest_cache .mypy_cache .ruff_cache

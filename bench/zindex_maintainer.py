@@ -40,7 +40,7 @@ from tatami_functions.places.repository import PlacesTable
 from tatami_functions.places.schema import PLACES
 from tests.support.streams import stream_records
 from tests.support.zindex import create_table
-from zindex.dynamodb import CLIENT_CONFIG, IndexRepository
+from zindex.dynamodb import CLIENT_OPTIONS, IndexRepository
 from zindex.keys import index_keys
 from zindex.maintainer import maintain
 
@@ -49,12 +49,13 @@ RESULTS = REPO / "bench" / "results" / "zindex_maintainer.json"
 
 def client(endpoint: str, service: str = "dynamodb") -> Any:
     import boto3
+    from botocore.config import Config
 
     return boto3.client(
         service,
         endpoint_url=endpoint,
         region_name=LOCAL_REGION,
-        config=CLIENT_CONFIG,
+        config=Config(**CLIENT_OPTIONS),
         **engines.LOCAL_CREDENTIALS,
     )
 

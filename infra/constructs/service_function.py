@@ -9,58 +9,81 @@ A function's `environment` comes from its service's settings declaration
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
+from importlib.metadata import PackageNotFoundError, PathDistribution, version
 
-from aws_cdk import Aws, CfnRule, CfnRuleAssertion, Duration, Fn, RemovalPolicy, Stack
+from aws_cdk import AssetHashType, Duration, RemovalPolicy
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
 from constructs import Construct
 
 from infra import constants
+from infra.constructs.compiled_layer import compiled_layer_code
 from infra.nag import LAMBDA_LOGS, acknowledge
-from infra.paths import LAMBDAS_DIR, ZORDER_LAYER_DIR
+from infra.paths import LAMBDAS_DIR, POWERTOOLS_LAYER_DIR, ZORDER_LAYER_DIR
 from tatami_functions.common.settings import PowertoolsSettings
 
-RUNTIME = lambda_.Runtime.PYTHON_3_14
+RUNTIME = lambda_.Runtime.PYTHON_3_13  # constants.LAMBDA_PYTHON
 ARCHITECTURE = lambda_.Architecture.ARM_64
 _BUILD_LITTER = ["**/__pycache__", "**/*.pyc", "**/*.egg-info", "**/.mypy_cache"]
 FUNCTIONS_PACKAGE = "tatami_functions"  # the one package under lambdas/: every handler string starts with it
 
 
 class SharedLayers(Construct):
-    """The `zorder` layer (built from layers/zorder) and the public Powertools layer."""
+    """The `zorder` layer (built from layers/zorder) and the Powertools layer (built from the pins)."""
 
     def __init__(self, scope: Construct, construct_id: str) -> None:
         super().__init__(scope, construct_id)
         self.zorder = lambda_.LayerVersion(
             self,
             "Zorder",
-            code=lambda_.Code.from_asset(
-                str(ZORDER_LAYER_DIR), exclude=["pyproject.toml", "build", *_BUILD_LITTER]
-            ),
+            code=compiled_layer_code(ZORDER_LAYER_DIR),
             compatible_runtimes=[RUNTIME],
             compatible_architectures=[ARCHITECTURE],
             description="zorder: typed Z-order addresses, BIGMIN and range decomposition (pure Python)",
         )
-        self.powertools = lambda_.LayerVersion.from_layer_version_arn(
+        held = pinned_layer_distributions()
+        self.powertools = lambda_.LayerVersion(
             self,
             "Powertools",
-            f"arn:{Aws.PARTITION}:lambda:{Aws.REGION}:{constants.POWERTOOLS_LAYER_ACCOUNT}:layer:"
-            f"{constants.POWERTOOLS_LAYER_NAME}:{constants.POWERTOOLS_LAYER_VERSION}",
+            # The bytecode stays: build.py compiled it for the runtime's Python, and Lambda's /opt is
+            # read-only, so without it every cold start would compile Powertools and pydantic. Its
+            # bytes vary between builds (marshal), so the asset is known by its pins instead.
+            code=lambda_.Code.from_asset(
+                str(POWERTOOLS_LAYER_DIR),
+                exclude=[".built"],
+                asset_hash_type=AssetHashType.CUSTOM,
+                asset_hash=json.dumps([RUNTIME.name, ARCHITECTURE.name, sorted(held.items())]),
+            ),
+            compatible_runtimes=[RUNTIME],
+            compatible_architectures=[ARCHITECTURE],
+            description=f"{', '.join(f'{name} {v}' for name, v in sorted(held.items()))} "
+            "(layers/powertools/build.py, from constraints.txt)"[:256],
         )
-        # The stack is region-agnostic: a rule makes CloudFormation refuse, before creating anything,
-        # a region where the public layer does not exist (the functions would fail to create there).
-        CfnRule(
-            Stack.of(self),
-            "PowertoolsLayerRegion",
-            assertions=[
-                CfnRuleAssertion(
-                    assert_=Fn.condition_contains(list(constants.POWERTOOLS_LAYER_REGIONS), Aws.REGION),
-                    assert_description=f"{constants.POWERTOOLS_LAYER_NAME} is published in "
-                    f"{', '.join(constants.POWERTOOLS_LAYER_REGIONS)} only: deploy to one of these regions",
-                )
-            ],
+
+
+def pinned_layer_distributions() -> dict[str, str]:
+    """The distributions of the built Powertools layer, each at the version this venv has installed:
+    a missing layer or one built from other pins stops synthesis (`make install` rebuilds it)."""
+    held = {
+        dist.metadata["Name"]: dist.version
+        for dist in map(PathDistribution, (POWERTOOLS_LAYER_DIR / "python").glob("*.dist-info"))
+    }
+    stale = sorted(f"{name} {v}" for name, v in held.items() if v != _installed(name))
+    if "aws_lambda_powertools" not in held or stale:
+        raise RuntimeError(
+            f"the Powertools layer in {POWERTOOLS_LAYER_DIR} is missing or was built from other pins "
+            f"({', '.join(stale) or 'no Powertools'}): run `make install`"
         )
+    return held
+
+
+def _installed(name: str) -> str | None:
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return None
 
 
 def service_code(packages: Sequence[str]) -> lambda_.Code:
@@ -135,6 +158,12 @@ class ServiceFunction(lambda_.Function):
             "AwsSolutions-IAM5",
             "X-Ray's PutTraceSegments/PutTelemetryRecords support no resource-level scoping.",
             "Resource::*",
+        )
+        acknowledge(
+            self,
+            "AwsSolutions-L1",
+            "Python 3.13, not the newest runtime, on purpose: the tests run the functions on the "
+            "runtime's minor version, and 3.13 is the newest these machines install.",
         )
 
 

@@ -30,7 +30,7 @@ def doctor(cdk_out: Path | None, no_synth: bool) -> None:
 
     \b
     import   every module of each asset imports only what its asset, its layers, the Lambda
-             runtime (boto3) or Python 3.14's standard library provide
+             runtime (boto3) or Python 3.13's standard library provide
     env      every environment variable the handler's code needs is set
     grant    each function's role is granted exactly what its code calls, on the resources it
              names: no call left ungranted, no grant left uncalled

@@ -11,13 +11,15 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 from tatami.doctor.code import Module, closure, module_file
-from tatami.local.assembly import Assembly, FunctionSpec
-from tatami.local.sandbox.runtime import PUBLIC_LAYERS, RUNTIME_DISTRIBUTIONS, top_level
+from tatami.local.assembly import Assembly, FunctionSpec, target_id
+from tatami.local.sandbox.runtime import PUBLIC_LAYERS, RUNTIME_DISTRIBUTIONS, top_level, wheel_distributions
 from tatami.local.sandbox.runtime import closure as distributions
 
-# Modules Python removed in 3.12 and 3.13: present on this machine's 3.11, absent in Lambda's 3.14.
+# Modules Python removed in 3.12 and 3.13: absent from the runtime's standard library (and from this
+# venv's, which runs the runtime's minor version), named so the finding says why.
 REMOVED_BY_3_14 = frozenset(
     [
         "asynchat",
@@ -74,7 +76,7 @@ def check_imports(assembly: Assembly) -> list[Finding]:
     stdlib = frozenset(sys.stdlib_module_names) - REMOVED_BY_3_14
     findings = []
     for function_id, spec in assembly.functions.items():
-        roots = [spec.code_dir, *(folder / "python" for folder in spec.layer_dirs)]
+        roots = source_roots(spec)
         provided = runtime | _public_layers(spec)
         for module in handler_modules(spec):
             root = next(r for r in roots if module.path.is_relative_to(r))
@@ -93,7 +95,14 @@ def check_imports(assembly: Assembly) -> list[Finding]:
 
 
 def _public_layers(spec: FunctionSpec) -> frozenset[str]:
-    names: frozenset[str] = frozenset()
+    """What the function's public layers and layers built from wheels provide (packages, not source
+    this check walks)."""
+    names = frozenset(
+        n.removesuffix(".py")
+        for layer in spec.layer_dirs
+        for d in wheel_distributions(layer)
+        for n in top_level(d)
+    )
     for layer in spec.external_layers:
         for fragment, (distribution, extras) in PUBLIC_LAYERS.items():
             if fragment in str(layer):
@@ -101,9 +110,13 @@ def _public_layers(spec: FunctionSpec) -> frozenset[str]:
     return names
 
 
+def source_roots(spec: FunctionSpec) -> list[Path]:
+    """The asset and its layers of source (the zorder layer), whose modules the checks read."""
+    return [spec.code_dir, *(layer / "python" for layer in spec.layer_dirs if not wheel_distributions(layer))]
+
+
 def handler_modules(spec: FunctionSpec) -> list[Module]:
-    roots = [spec.code_dir, *(folder / "python" for folder in spec.layer_dirs)]
-    return closure(spec.handler.rpartition(".")[0], roots)
+    return closure(spec.handler.rpartition(".")[0], source_roots(spec))
 
 
 def check_environment(assembly: Assembly) -> list[Finding]:

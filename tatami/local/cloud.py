@@ -308,7 +308,7 @@ class LocalCloud:
         return StreamPoller(spec, streams, stream_arn, delivery, self.config.poll_interval, ttl)
 
 
-def _at_once(steps: list[Callable[[], T]]) -> list[T]:
+def _at_once[T](steps: list[Callable[[], T]]) -> list[T]:
     """Run independent stop steps in parallel (each may wait seconds for work in flight)."""
     with ThreadPoolExecutor(max(1, len(steps)), thread_name_prefix="stop") as pool:
         return list(pool.map(lambda step: step(), steps))

@@ -55,7 +55,6 @@ def function_environment(
         "LANG": "C.UTF-8",
         "TZ": ":UTC",
         "PYTHONUNBUFFERED": "1",
-        "PYTHONDONTWRITEBYTECODE": "1",  # never write __pycache__ into cdk.out's assets
         # X-Ray has no daemon locally; Powertools' tracer would fail to find a segment.
         "POWERTOOLS_TRACE_DISABLED": "true",
     }

@@ -46,6 +46,7 @@ class Worker:
 
     def __init__(self, spec: FunctionSpec, env: Mapping[str, str], log_sink: LogSink) -> None:
         self.spec = spec
+        # Bytecode goes to the local cloud's work folder, never into the asset (sandbox/enter.py).
         self.process = subprocess.Popen(
             [sys.executable, "-I", "-m", "tatami.local.worker"],
             cwd=spec.code_dir,

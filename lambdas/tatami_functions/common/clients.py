@@ -2,29 +2,57 @@
 use and reused while the environment is warm (boto3 clients are thread-safe).
 
 Module-level clients of every function come from `aws_client`; a service names only its
-configuration (pool size, retries, timeouts). Repositories keep their own lazily created,
-injectable client (`common.repository`). Tests that change the environment call
+configuration (pool size, retries, timeouts) as a `ClientConfig`. Repositories keep their own lazily
+created, injectable client (`common.repository`). Tests that change the environment call
 `aws_client.cache_clear()`.
+
+boto3 and botocore's Config are imported when the first client is made, not at import: they are
+about 150 ms of CPU at a cold start (bench/cold_start.py), which a function pays only once it calls
+AWS (a request refused with a 400, or the OpenAPI document, never does).
 """
 
 from __future__ import annotations
 
-from functools import cache
-from typing import Any
+from functools import cache, cached_property
+from typing import TYPE_CHECKING, Any
 
-import boto3
-from botocore.config import Config
+from tatami_functions.common.observability import trace_aws_calls
 
-__all__ = ["DEFAULT", "aws_client"]
+if TYPE_CHECKING:
+    from botocore.config import Config
 
-DEFAULT = Config()  # boto3's own defaults
+__all__ = ["DEFAULT", "ClientConfig", "aws_client"]
+
+
+class ClientConfig:
+    """The options of a botocore `Config`, made into one on first use (botocore.config imports most
+    of botocore).
+
+    >>> ClientConfig(max_pool_connections=7).config.max_pool_connections
+    7
+    """
+
+    def __init__(self, **options: Any) -> None:
+        self.options = options
+
+    @cached_property
+    def config(self) -> Config:
+        from botocore.config import Config  # here, not at init: see the module docstring
+
+        return Config(**self.options)
+
+
+DEFAULT = ClientConfig()  # boto3's own defaults
 
 
 @cache
-def aws_client(service: str, config: Config = DEFAULT) -> Any:
+def aws_client(service: str, config: ClientConfig = DEFAULT) -> Any:
     """The one client of `service` with `config` in this execution environment.
 
-    >>> aws_client("s3", Config(region_name="eu-west-1")).meta.region_name
+    >>> aws_client("s3", ClientConfig(region_name="eu-west-1")).meta.region_name
     'eu-west-1'
     """
-    return boto3.client(service, config=config)
+    import boto3  # here, not at init: see the module docstring
+
+    trace_aws_calls()
+    return boto3.client(service, config=config.config)

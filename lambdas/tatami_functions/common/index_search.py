@@ -4,7 +4,9 @@ What every such route shares: the engine's searcher of this execution environmen
 from ``ZINDEX_SPEC``), the signed ``next`` token around the engine's cursor, the page as JSON (items
 without index keys, the stats, every candidate plan with ``explain``), one log line per page, and the
 engine's BadQueryError as a 400 naming the field. A service's route only turns its parameters into
-bounds. Functions using it need the zorder layer (the engine lives there).
+bounds. Functions using it need the zorder layer (the engine lives there). The engine's planner,
+executor and client load with the first request that searches or reads (about 45 ms of CPU a function
+serving other routes does not pay at init: bench/cold_start.py).
 """
 
 from __future__ import annotations
@@ -13,22 +15,26 @@ import os
 from collections.abc import Mapping
 from functools import cache
 from http import HTTPStatus
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
 
 from tatami_functions.common.api import json_response
-from tatami_functions.common.observability import logger
+from tatami_functions.common.observability import logger, trace_aws_calls
 from tatami_functions.common.tokens import decode_token, encode_token
 from zindex import BadQueryError, Cursor, IndexedTable, SearchQuery
-from zindex.dynamodb import IndexRepository
-from zindex.optimizer import explain
-from zindex.search import Searcher, public
+
+if TYPE_CHECKING:
+    from zindex.search import Searcher
 
 
 @cache
 def searcher() -> Searcher:
     """The search of this execution environment (statistics and clients kept while warm)."""
+    from zindex.dynamodb import IndexRepository  # here, not at init: see the module docstring
+    from zindex.search import Searcher
+
+    trace_aws_calls()  # the engine makes its own client
     return Searcher(IndexRepository(IndexedTable.from_env(os.environ)))
 
 
@@ -39,6 +45,8 @@ def query(bounds: Mapping[str, tuple[Any, Any]]) -> SearchQuery:
 
 def item(stored: Mapping[str, Any]) -> dict[str, Any]:
     """A stored item as the API returns it: no index keys, numbers as JSON numbers."""
+    from zindex.search import public  # with the engine: see the module docstring
+
     return public(searcher().table, stored)
 
 
@@ -49,6 +57,9 @@ def search_page(
     estimate and cost) when ``with_plan``. ``stats`` holds this page's items read, Queries and read
     units, the index and plan chosen, the plan's estimate for the whole search, and the index lag.
     ``next`` is signed for this query under ``scope``: replayed against another it is a 400."""
+    from zindex.optimizer import explain
+    from zindex.search import public
+
     engine, signed_for = searcher(), request.scope(scope)
     cursor = Cursor.from_json(decode_token(token, signed_for)) if token else None
     page = engine.search(request, limit, cursor)

@@ -16,9 +16,9 @@ from urllib.parse import unquote
 
 from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from aws_lambda_powertools.event_handler.openapi.params import Query
-from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
-from botocore.config import Config
 
+from tatami_functions.common.attribute_values import deserialize, serialize
+from tatami_functions.common.clients import ClientConfig
 from tatami_functions.common.tokens import decode_token, encode_token
 
 LIMIT_MAX = 100
@@ -27,9 +27,8 @@ NextToken = Annotated[
     str | None, Query(alias="next", max_length=4096, description="The `next` token of the previous page")
 ]
 Item = dict[str, Any]  # a low-level item: attribute name -> AttributeValue
-_DESERIALIZER, _SERIALIZER = TypeDeserializer(), TypeSerializer()
 # Fail fast inside an API call (API Gateway gives up at 29 s); standard retries absorb throttling.
-CLIENT_CONFIG = Config(
+CLIENT_CONFIG = ClientConfig(
     connect_timeout=2,
     read_timeout=5,
     retries={"mode": "standard", "max_attempts": 4},
@@ -115,12 +114,12 @@ def plain(item: Mapping[str, Any], hidden: Iterable[str] = ()) -> dict[str, Any]
     {'Name': 'DynamoDB', 'Views': 1000}
     """
     skip = set(hidden)
-    return {k: _json_value(_DESERIALIZER.deserialize(v)) for k, v in item.items() if k not in skip}
+    return {k: _json_value(deserialize(v)) for k, v in item.items() if k not in skip}
 
 
 def low_level(item: Mapping[str, Any]) -> Item:
     """Plain Python values as a low-level item (floats go through Decimal's text form)."""
-    return {k: _SERIALIZER.serialize(_decimal(v)) for k, v in item.items()}
+    return {k: serialize(_decimal(v)) for k, v in item.items()}
 
 
 def _json_value(value: Any) -> Any:

@@ -12,12 +12,12 @@ with `raise ... from exc`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, cast
 
-import boto3
-from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
+from tatami_functions.common.clients import ClientConfig
+from tatami_functions.common.observability import trace_aws_calls
 from tatami_functions.common.settings import TableSettings
 
 if TYPE_CHECKING:
@@ -36,23 +36,24 @@ CONDITION_FAILED = "ConditionalCheckFailedException"
 TRANSACTION_CANCELED = "TransactionCanceledException"
 # For functions that run many calls at once (a merge of shard Queries, a batch route's threads):
 # a pooled connection for each, and standard retries to absorb throttling.
-POOLED = Config(max_pool_connections=32, retries={"mode": "standard", "max_attempts": 3})
+POOLED = ClientConfig(max_pool_connections=32, retries={"mode": "standard", "max_attempts": 3})
 
 ClientT = TypeVar("ClientT")  # the boto3 client class of the service (DynamoDBClient, S3Client)
 _instances: dict[type[Repository[Any]], Repository[Any]] = {}
 
 
-class Repository(Generic[ClientT]):
+class Repository[ClientT]:
     """The base of every repository: one client, injected or created on first use and kept (reused
     while the environment is warm), and the function's one instance, named by its environment.
 
     Class attributes: `service`, the AWS service of the client ("dynamodb", "s3"); `client_config`,
-    the botocore Config of the lazily created client (None: botocore's defaults). A subclass says how
-    its settings name it in `_from_env`.
+    the `ClientConfig` of the lazily created client (None: botocore's defaults). A subclass says how
+    its settings name it in `_from_env`. boto3 is imported with the first client (`common.clients`
+    says why).
     """
 
     service: ClassVar[str] = "dynamodb"
-    client_config: ClassVar[Config | None] = None
+    client_config: ClassVar[ClientConfig | None] = None
 
     def __init__(self, client: ClientT | None = None) -> None:
         self._client = client
@@ -61,7 +62,11 @@ class Repository(Generic[ClientT]):
     def client(self) -> ClientT:
         """The injected client, else one created on first use (and kept: reused while warm)."""
         if self._client is None:
-            self._client = cast(ClientT, boto3.client(self.service, config=self.client_config))
+            import boto3  # here, not at init, as common.clients says
+
+            trace_aws_calls()
+            config = self.client_config.config if self.client_config else None
+            self._client = cast(ClientT, boto3.client(self.service, config=config))
         return self._client
 
     @classmethod

@@ -12,12 +12,11 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from boto3.dynamodb.types import TypeDeserializer
+from tatami_functions.common.attribute_values import deserialize
 
 __all__ = ["plain_image", "wire_image"]
 
 Image = dict[str, Any]  # attribute name -> {"S": ...} | {"B": ...} | {"M": {...}} | ...
-_FROM = TypeDeserializer()
 
 
 def wire_image(image: Image) -> Image:
@@ -35,7 +34,7 @@ def plain_image(image: Image) -> dict[str, Any]:
     >>> plain_image({"n": {"N": "1.5"}, "m": {"M": {"b": {"B": "AAE="}}}})
     {'n': Decimal('1.5'), 'm': {'b': Binary(b'\\x00\\x01')}}
     """
-    return {name: _FROM.deserialize(value) for name, value in wire_image(image).items()}
+    return {name: deserialize(value) for name, value in wire_image(image).items()}
 
 
 def _wire_value(value: dict[str, Any]) -> dict[str, Any]:

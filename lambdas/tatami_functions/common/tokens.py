@@ -19,7 +19,6 @@ from functools import cache
 from typing import Any
 
 from aws_lambda_powertools.event_handler.exceptions import BadRequestError
-from aws_lambda_powertools.utilities import parameters
 
 from tatami_functions.common.settings import Settings, variable
 
@@ -32,6 +31,9 @@ class PageTokenSettings(Settings):
 
 @cache
 def _secret() -> bytes:
+    # Powertools' parameters import boto3 (about 150 ms of CPU): with the first token, not at init.
+    from aws_lambda_powertools.utilities import parameters
+
     value = parameters.get_secret(PageTokenSettings.from_env().secret_arn, max_age=3600)
     return str(value).encode()
 

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from botocore.config import Config
-
-from tatami_functions.common.clients import aws_client
+from tatami_functions.common.clients import ClientConfig, aws_client
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb.client import DynamoDBClient
 
 # Reads fan out up to 10 BatchGetItem calls at once; keep a pooled connection for each.
-_CONFIG = Config(max_pool_connections=16, retries={"mode": "standard", "max_attempts": 3})
+_CONFIG = ClientConfig(max_pool_connections=16, retries={"mode": "standard", "max_attempts": 3})
 
 
 def dynamodb() -> DynamoDBClient:

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from botocore.config import Config
+from tatami_functions.common.clients import ClientConfig, aws_client
 
-from tatami_functions.common.clients import aws_client
-
-_CONFIG = Config(max_pool_connections=32, retries={"mode": "standard", "max_attempts": 5})
+_CONFIG = ClientConfig(max_pool_connections=32, retries={"mode": "standard", "max_attempts": 5})
 
 
 def client(service: str) -> Any:

@@ -26,6 +26,10 @@ RUNTIME_ENV = "TATAMI_RUNTIME"
 def enter() -> dict[str, Any]:
     """Apply the runtime file's import path and IAM settings to this process; returns the file's content."""
     config: dict[str, Any] = json.loads(Path(os.environ.pop(RUNTIME_ENV)).read_text())
+    # Bytecode never lands in the asset, which the next `cdk deploy` zips (-I ignores
+    # PYTHONDONTWRITEBYTECODE): it goes under the work folder's prefix, shared by the workers, or nowhere.
+    sys.pycache_prefix = config.get("pycache_prefix")
+    sys.dont_write_bytecode = sys.pycache_prefix is None
     stdlib = _stdlib_paths()
     sys.path[:] = [*config["sys_path"], *stdlib]
     sys.meta_path[:] = [finder for finder in sys.meta_path if _is_standard(finder)]

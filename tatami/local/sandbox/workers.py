@@ -11,6 +11,7 @@ the function's role when the mapping is created.
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,9 @@ from tatami.local.iam.policies import compile_policies
 from tatami.local.intrinsics import LOCAL_ACCOUNT, LOCAL_REGION, Resolver
 from tatami.local.sandbox.runtime import Runtime
 
+# Workers' bytecode, never in the assets: one folder in the venv, so every local cloud of this venv
+# (each test session's too) reuses what the first compiled instead of compiling at every cold start.
+PYCACHE = str(Path(sys.prefix) / "pycache")
 STREAM_READS = ("dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator")
 
 
@@ -35,7 +39,8 @@ class Sandbox:
     policies: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.runtime = Runtime.build(self.work_dir)
+        layers = (layer for spec in self.assembly.functions.values() for layer in spec.layer_dirs)
+        self.runtime = Runtime.build(self.work_dir, layers)
         self.folder = self.work_dir / "iam"
         self.folder.mkdir(parents=True, exist_ok=True)
         for old in self.folder.glob("*.jsonl"):
@@ -51,13 +56,7 @@ class Sandbox:
 
     def runtime_file(self, spec: FunctionSpec, function_arn: str) -> Path:
         """Write the file `enter.py` reads in each worker of `spec`; returns its path."""
-        public = [self.runtime.public_layer_dir(layer) for layer in spec.external_layers]
-        sys_path = [
-            str(spec.code_dir),
-            *(str(folder / "python") for folder in spec.layer_dirs),
-            *(str(folder) for folder in public if folder is not None),
-            str(self.runtime.runtime_dir),
-        ]
+        sys_path = self.runtime.import_path(spec.code_dir, spec.layer_dirs, spec.external_layers)
         policy = self.policies[spec.logical_id]
         iam = {
             "mode": self.iam_mode,
@@ -68,7 +67,8 @@ class Sandbox:
             "usage_file": str(self.usage_file(spec.logical_id)),
         }
         path = self.work_dir / "runtime" / f"{spec.logical_id}.json"
-        path.write_text(json.dumps({"sys_path": sys_path, "function_arn": function_arn, "iam": iam}))
+        config = {"sys_path": sys_path, "function_arn": function_arn, "iam": iam}
+        path.write_text(json.dumps({**config, "pycache_prefix": PYCACHE}))
         return path
 
     def refusals(self, function_id: str, checks: list[tuple[str, str]]) -> list[str]:

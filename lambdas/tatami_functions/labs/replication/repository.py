@@ -8,16 +8,16 @@ write, so concurrent writers of one key cannot race: whichever version is newest
 
 from __future__ import annotations
 
-from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
+from tatami_functions.common.clients import ClientConfig
 from tatami_functions.common.repository import CONDITION_FAILED, TableRepository
 from tatami_functions.labs.replication.exceptions import ReplicaUnavailableError, UnreplicableRecordError
 from tatami_functions.labs.replication.records import VERSION, Item
 from tatami_functions.labs.replication.settings import ReplicatorSettings
 
 # A stream function has minutes, not an API's seconds; standard retries absorb throttling first.
-_CONFIG = Config(
+_CONFIG = ClientConfig(
     connect_timeout=3,
     read_timeout=10,
     retries={"mode": "standard", "max_attempts": 3},

@@ -5,15 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
-
+from tatami_functions.common.attribute_values import deserialize, serialize
 from tatami_functions.common.repository import TableRepository
 from tatami_functions.models.campaigns.exceptions import CampaignsUnavailableError, ProfileNotFoundError
 from tatami_functions.models.campaigns.intersect import LOWEST, Seek
 from tatami_functions.models.campaigns.models import Condition
 from tatami_functions.models.campaigns.settings import CampaignsSettings
-
-_TO, _FROM = TypeSerializer(), TypeDeserializer()
 
 
 @dataclass
@@ -46,13 +43,13 @@ class CampaignUsersTable(TableRepository):
     def put_profile(self, user_id: str, values: dict[str, Any]) -> None:
         """Replace a profile; attributes left out are absent, so the user leaves those indexes."""
         item = {"user_id": user_id, **{k: v for k, v in values.items() if v is not None}}
-        self._call("put_item", TableName=self.table_name, Item={k: _TO.serialize(v) for k, v in item.items()})
+        self._call("put_item", TableName=self.table_name, Item={k: serialize(v) for k, v in item.items()})
 
     def profile(self, user_id: str) -> dict[str, Any]:
         response = self._call("get_item", TableName=self.table_name, Key={"user_id": {"S": user_id}})
         if "Item" not in response:
             raise ProfileNotFoundError(f"no campaign profile for user {user_id}")
-        values = {name: _FROM.deserialize(value) for name, value in response["Item"].items()}
+        values = {name: deserialize(value) for name, value in response["Item"].items()}
         return {k: v if isinstance(v, str) else int(v) for k, v in values.items()}
 
     def seeker(self, condition: Condition, reads: IndexReads) -> Seek:

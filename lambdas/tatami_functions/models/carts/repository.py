@@ -9,8 +9,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
-
+from tatami_functions.common.attribute_values import deserialize, serialize
 from tatami_functions.common.repository import CONDITION_FAILED, TableRepository
 from tatami_functions.models.carts.exceptions import CartNotFoundError, CartsUnavailableError
 from tatami_functions.models.carts.models import (
@@ -25,16 +24,15 @@ from tatami_functions.models.carts.settings import CartsSettings
 
 INDEX = "GSI_sort_key_gsi_sk"
 Key = dict[str, Any]
-_TO, _FROM = TypeSerializer(), TypeDeserializer()
 
 
 def _row(user_id: str, key: str, value: Any, indexed: bool) -> dict[str, Any]:
     row = {"user_id": user_id, "sort_key": key, "value": value, **({"gsi_sk": value} if indexed else {})}
-    return {name: _TO.serialize(item) for name, item in row.items()}
+    return {name: serialize(item) for name, item in row.items()}
 
 
 def _value(item: dict[str, Any]) -> Any:
-    value = _FROM.deserialize(item["value"])
+    value = deserialize(item["value"])
     return int(value) if isinstance(value, Decimal) else value
 
 
@@ -98,7 +96,7 @@ class CartsTable(TableRepository):
             UpdateExpression="SET #value = :value" + (", gsi_sk = :value" if indexed else ""),
             ConditionExpression="attribute_exists(user_id)",
             ExpressionAttributeNames={"#value": "value"},
-            ExpressionAttributeValues={":value": _TO.serialize(value)},
+            ExpressionAttributeValues={":value": serialize(value)},
         )
 
     def delete_item(self, user_id: str, item_id: str) -> None:

@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any
 
 from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from boto3.dynamodb.types import Binary
 from botocore.exceptions import BotoCoreError, ClientError
 
 from tatami_functions.common.clients import aws_client
@@ -60,6 +59,8 @@ def expired_log(record: dict[str, Any]) -> dict[str, Any]:
 
 def _json_value(value: Any) -> Any:
     """Numbers as int (a log's numbers are whole), binaries as base64 text, sets as sorted lists."""
+    from boto3.dynamodb.types import Binary  # boto3 with the first record, not at init
+
     if isinstance(value, Decimal):
         return int(value)
     if isinstance(value, Binary | bytes):

@@ -6,12 +6,10 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
-
+from tatami_functions.common.attribute_values import deserialize, serialize
 from tatami_functions.models.devices.merge import Key, Order
 from tatami_functions.models.devices.models import DeviceLog, Level
 
-_TO, _FROM = TypeSerializer(), TypeDeserializer()
 TABLE_KEY = ("device_id", "level_with_created_at")
 SHARD_INDEX_KEY = (*TABLE_KEY, "shard_id", "created_at")
 
@@ -44,11 +42,11 @@ class Reads:
 def to_item(log: DeviceLog) -> dict[str, Any]:
     """The item of a log: its API attributes plus the composite sort key and the shard."""
     values = {**log.to_json(), "shard_id": log.shard_id, "level_with_created_at": log.sort_key}
-    return {name: _TO.serialize(value) for name, value in values.items()}
+    return {name: serialize(value) for name, value in values.items()}
 
 
 def from_item(item: dict[str, Any]) -> DeviceLog:
-    values = {name: _FROM.deserialize(value) for name, value in item.items()}
+    values = {name: deserialize(value) for name, value in item.items()}
     return DeviceLog(
         device_id=values["device_id"],
         level=Level(values["level"]),

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 Key = dict[str, Any]
@@ -25,13 +25,13 @@ Fetch = Callable[[Key | None, int], tuple[list[T], Key | None]]
 
 
 @dataclass(frozen=True)
-class Stream(Generic[T]):
+class Stream[T]:
     name: str
     fetch: Fetch[T]
 
 
 @dataclass(frozen=True)
-class Order(Generic[T]):
+class Order[T]:
     """How to compare: an item's order value, an item's key, and the order value of a stopping key."""
 
     of_item: Callable[[T], Any]
@@ -39,7 +39,7 @@ class Order(Generic[T]):
     of_key: Callable[[Key], Any]
 
 
-def merge_page(
+def merge_page[T](
     streams: Sequence[Stream[T]], cursor: dict[str, Any] | None, limit: int, per_stream: int, order: Order[T]
 ) -> tuple[list[T], dict[str, Any] | None]:
     """The next `limit` (or fewer) items, newest first, and the cursor of the page after (None at the end).
@@ -67,7 +67,7 @@ def merge_page(
     return [item for item, _name in page], next_cursor
 
 
-def _advance(
+def _advance[T](
     fetched: dict[str, tuple[list[T], Key | None]],
     taken: Counter[str],
     after: dict[str, Key],
@@ -86,7 +86,7 @@ def _advance(
             after[name] = order.key_of(items[count - 1])
 
 
-def _safe_page(
+def _safe_page[T](
     fetched: dict[str, tuple[list[T], Key | None]], limit: int, order: Order[T]
 ) -> tuple[list[tuple[T, str]], str | None]:
     """The newest items no unread item can precede, and the stream that stopped newest (the frontier)."""
@@ -99,7 +99,7 @@ def _safe_page(
     return tagged[:limit], stopper
 
 
-def _fetch(
+def _fetch[T](
     streams: Sequence[Stream[T]], after: dict[str, Key], n: int
 ) -> dict[str, tuple[list[T], Key | None]]:
     if len(streams) <= 1:

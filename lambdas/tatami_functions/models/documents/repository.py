@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from boto3.dynamodb.types import Binary, TypeDeserializer, TypeSerializer
-
+from tatami_functions.common.attribute_values import deserialize, serialize
 from tatami_functions.common.repository import CONDITION_FAILED, TableRepository
 from tatami_functions.models.documents.exceptions import (
     DocumentConflictError,
@@ -17,12 +16,13 @@ from tatami_functions.models.documents.settings import DocumentsSettings
 
 INDEX = "GSI_user_id_status_with_created_on"
 Key = dict[str, Any]
-_TO, _FROM = TypeSerializer(), TypeDeserializer()
 _OWNED = "user_id = :user"
 
 
 def _plain(item: dict[str, Any]) -> dict[str, Any]:
-    values = {name: _FROM.deserialize(value) for name, value in item.items()}
+    from boto3.dynamodb.types import Binary  # boto3 with the first item, not at init
+
+    values = {name: deserialize(value) for name, value in item.items()}
     return {k: bytes(v) if isinstance(v, Binary) else int(v) if k == "size" else v for k, v in values.items()}
 
 
@@ -52,7 +52,7 @@ class DocumentsTable(TableRepository):
     def put(self, values: dict[str, Any]) -> dict[str, Any] | None:
         """Write a document item unless its report_id is another user's; the item it replaced, if any."""
         request: dict[str, Any] = {"TableName": self.table_name}
-        request["Item"] = {k: _TO.serialize(v) for k, v in values.items()}
+        request["Item"] = {k: serialize(v) for k, v in values.items()}
         request |= {"ConditionExpression": f"attribute_not_exists(report_id) OR {_OWNED}"}
         request |= {
             "ExpressionAttributeValues": {":user": {"S": values["user_id"]}},
@@ -93,7 +93,7 @@ class DocumentsTable(TableRepository):
         request["UpdateExpression"] = "SET " + ", ".join(f"#{name} = :{name}" for name in changes)
         request["ConditionExpression"] = f"{_OWNED} AND status_with_created_on = :expected"
         request["ExpressionAttributeNames"] = {f"#{name}": name for name in changes}
-        values = {f":{name}": _TO.serialize(value) for name, value in changes.items()}
+        values = {f":{name}": serialize(value) for name, value in changes.items()}
         values |= {":user": {"S": user_id}, ":expected": {"S": expected_key}}
         request |= {"ExpressionAttributeValues": values, "ReturnValues": "ALL_NEW"}
         conflict = DocumentConflictError(f"document {report_id} changed meanwhile; retry")

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
-
+from tatami_functions.common.attribute_values import deserialize, serialize
 from tatami_functions.common.repository import TRANSACTION_CANCELED, TableRepository
 from tatami_functions.models.lockers.exceptions import (
     LockerConflictError,
@@ -23,7 +22,6 @@ from tatami_functions.models.lockers.settings import LockersSettings
 
 POINTERS = "#locker"
 Key = dict[str, Any]
-_TO, _FROM = TypeSerializer(), TypeDeserializer()
 
 
 _STORED = {
@@ -36,7 +34,7 @@ _STORED = {
 
 
 def _locker(item: dict[str, Any]) -> Locker:
-    return Locker(**{field: _FROM.deserialize(item[stored]) for field, stored in _STORED.items()})
+    return Locker(**{field: deserialize(item[stored]) for field, stored in _STORED.items()})
 
 
 def _place(locker: Locker) -> str:
@@ -49,7 +47,7 @@ def _items(locker: Locker) -> tuple[dict[str, Any], dict[str, Any]]:
     attributes |= {"area": locker.location, "place_state": locker.state, "place": _place(locker)}
     item = {"state": locker.state, "location": locker.sort_key, **attributes}
     pointer = {"state": POINTERS, "location": locker.locker_id, **attributes}
-    return ({k: _TO.serialize(v) for k, v in item.items()}, {k: _TO.serialize(v) for k, v in pointer.items()})
+    return ({k: serialize(v) for k, v in item.items()}, {k: serialize(v) for k, v in pointer.items()})
 
 
 class LockersTable(TableRepository):

@@ -8,10 +8,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from botocore.config import Config
 from botocore.exceptions import ClientError, EndpointConnectionError
 
 from tatami_functions.common import repository
+from tatami_functions.common.clients import ClientConfig
 from tatami_functions.common.repository import CONDITION_FAILED, TableRepository, forget_instances
 from tatami_functions.common.settings import SettingsError, TableSettings, variable
 
@@ -43,7 +43,7 @@ class Silent(TableRepository):
 
 class Sharded(TableRepository):
     noun, unavailable, settings = "shards", Unavailable, ShardedSettings
-    client_config = Config(max_pool_connections=7)
+    client_config = ClientConfig(max_pool_connections=7)
 
     def __init__(self, table_name: str, shards: int = 1, client: Any = None) -> None:
         super().__init__(table_name, client)
@@ -135,16 +135,16 @@ def test_the_client_is_created_on_first_use_with_the_config_and_kept(monkeypatch
         made.append((service, config))
         return FakeClient({})
 
-    monkeypatch.setattr(repository.boto3, "client", fake_client)
+    monkeypatch.setattr("boto3.client", fake_client)
     things, sharded = Things("T"), Sharded("S")
     assert made == []  # nothing at construction: a cold start pays only for what it uses
     assert things.client is things.client
     assert sharded.client is not things.client
-    assert made == [("dynamodb", None), ("dynamodb", Sharded.client_config)]
+    assert made == [("dynamodb", None), ("dynamodb", Sharded.client_config.config)]
 
 
 def test_an_injected_client_is_used_as_is(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(repository.boto3, "client", lambda *a, **k: pytest.fail("created a client"))
+    monkeypatch.setattr("boto3.client", lambda *a, **k: pytest.fail("created a client"))
     client = FakeClient({})
     assert Things("T", client=client).client is client
 
