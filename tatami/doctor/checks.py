@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 
 from tatami.doctor.code import Module, closure, module_file
-from tatami.local.assembly import Assembly, FunctionSpec, target_id
+from tatami.local.assembly import Assembly, FunctionSpec
 from tatami.local.sandbox.runtime import PUBLIC_LAYERS, RUNTIME_DISTRIBUTIONS, top_level, wheel_distributions
 from tatami.local.sandbox.runtime import closure as distributions
 
