@@ -20,7 +20,15 @@ from tatami_functions.counters.settings import settings
 __all__ = ["CLIENT_CONFIG", "CountersRepository"]
 
 # A pooled connection for each of the read path's parallel calls; standard retries absorb throttling.
-CLIENT_CONFIG = Config(max_pool_connections=16, retries={"mode": "standard", "max_attempts": 3})
+# A DynamoDB call answers in milliseconds: a frozen endpoint is given up on after 3 tries of 1 s to
+# connect and 2 s to answer (at most ~9 s with backoff), so the caller gets a 503 before the API
+# function's 10 s timeout turns it into the gateway's 504.
+CLIENT_CONFIG = Config(
+    max_pool_connections=16,
+    connect_timeout=1,
+    read_timeout=2,
+    retries={"mode": "standard", "max_attempts": 3},
+)
 
 
 class CountersRepository(TableRepository):
