@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from decimal import Decimal
 from typing import Annotated, Any
 from urllib.parse import unquote
@@ -19,6 +19,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from botocore.config import Config
 
+from tatami_functions.common.instants import instant
 from tatami_functions.common.tokens import decode_token, encode_token
 
 LIMIT_MAX = 100
@@ -143,29 +144,6 @@ def _decimal(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _decimal(v) for k, v in value.items()}
     return value
-
-
-def instant(value: datetime, *, round_up: bool = False) -> str:
-    """A moment as the seeds store it: UTC, millisecond precision, `Z` (sorts as text, in time order).
-
-    Stored times have millisecond precision, so a lower bound rounds up and an upper bound down.
-
-    >>> instant(datetime.fromisoformat("2011-12-15T09:00:00+09:00"))
-    '2011-12-15T00:00:00.000Z'
-    """
-    moment = value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
-    if round_up and moment.microsecond % 1000:
-        moment += timedelta(microseconds=1000 - moment.microsecond % 1000)
-    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def just_before(value: datetime) -> str:
-    """The last stored instant strictly before `value` (an exclusive bound as an inclusive one).
-
-    >>> just_before(datetime(2024, 1, 6))
-    '2024-01-05T23:59:59.999Z'
-    """
-    return instant(datetime.fromisoformat(instant(value, round_up=True)) - timedelta(milliseconds=1))
 
 
 def path_name(raw: str, field_name: str, forbidden: str = "#%") -> str:
