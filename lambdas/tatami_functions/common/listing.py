@@ -12,7 +12,6 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from decimal import Decimal
 from typing import Annotated, Any
-from urllib.parse import unquote
 
 from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from aws_lambda_powertools.event_handler.openapi.params import Query
@@ -146,13 +145,12 @@ def _decimal(value: Any) -> Any:
     return value
 
 
-def path_name(raw: str, field_name: str, forbidden: str = "#%") -> str:
-    """A path segment decoded (API Gateway REST passes it percent-encoded) and checked.
+def path_name(value: str, field_name: str, forbidden: str = "#%") -> str:
+    """A path segment (already decoded by the resolver: `common.text`) checked for forbidden characters.
 
-    >>> path_name("DynamoDB%20Thread%201", "subject")
+    >>> path_name("DynamoDB Thread 1", "subject")
     'DynamoDB Thread 1'
     """
-    value = unquote(raw)
     bad = sorted({c for c in value if c in forbidden})
     if bad:
         raise BadRequestError(f"{field_name}: must not contain {' or '.join(repr(c) for c in bad)}")

@@ -58,11 +58,13 @@ def test_scopes_differ_by_every_value() -> None:
     assert scope("orders", customer="A", status=None) != scope("orders", customer="A", status="PENDING")
 
 
-def test_path_names_are_decoded_and_refuse_key_separators() -> None:
-    assert path_name("DynamoDB%20Thread%201", "subject") == "DynamoDB Thread 1"
+def test_path_names_refuse_key_separators() -> None:
+    # Decoded once by the resolver (common.text): "%20" here is a literal percent sign.
     assert path_name("Amazon S3", "forum") == "Amazon S3"
     with pytest.raises(BadRequestError, match=r"^forum: must not contain '#'"):
-        path_name("a%23b", "forum")
+        path_name("a#b", "forum")
+    with pytest.raises(BadRequestError, match=r"^subject: must not contain '%'"):
+        path_name("DynamoDB%20Thread%201", "subject")
 
 
 def test_read_stats_add_up() -> None:
