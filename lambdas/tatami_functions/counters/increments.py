@@ -59,7 +59,7 @@ def new_record(name: str, key: str, caller: str, by: int, answer: dict[str, Any]
     """The record of a keyed increment, with Powertools Idempotency's hashes of its key and its `by`.
 
     >>> new_record("votes-A", "k", "", 1, {}).id[:27]
-    'counters.increment#1e25ab5c'
+    'counters.increment#45e243b8'
     """
     expiration = int(time.time()) + settings().idempotency_ttl_seconds
     return IncrementRecord(f"{KEY_PREFIX}#{_hash([name, key, caller])}", answer, _hash(by), expiration)
