@@ -1,8 +1,9 @@
 """Write-sharded counters (seed 004's votes example) behind the API, with a stream roll-up.
 
 Three tables: the shards (partition key `<name>#<n>`, streamed), the counters (per name a `config`
-item with the shard count the seed's formula gave, and a `rollup` item), and Powertools'
-idempotency records (partition key `id`, TTL `expiration`). Three functions: the writer
+item with the shard count the seed's formula gave, and a `rollup` item), and the keyed increments'
+records (partition key `id`, TTL `expiration`: Powertools Idempotency's layout, which the records
+keep). Three functions: the writer
 (`PUT /counters/{name}`, `POST /counters/{name}/increments`), the reader (`GET /counters/{name}`,
 read-only grants) and the roll-up (the shards' stream, partial batch failures, bisection, bounded
 retries, an on-failure queue).
@@ -92,7 +93,7 @@ class ShardedCounters(Construct):
             partition_key=dynamodb.Attribute(name="name", type=_STRING),
             sort_key=dynamodb.Attribute(name="item", type=_STRING),
         )
-        idempotency = shared.data_table(  # Powertools Idempotency's layout: key `id`, TTL `expiration`
+        idempotency = shared.data_table(  # one record per Idempotency-Key: key `id`, TTL `expiration`
             self,
             "Idempotency",
             partition_key=dynamodb.Attribute(name="id", type=_STRING),
@@ -122,12 +123,15 @@ class ShardedCounters(Construct):
         )
 
     def _grant(self) -> None:
-        """Least privilege: only the writer changes shards; only the roll-up writes roll-up items."""
+        """Least privilege: only the writer changes shards; only the roll-up writes roll-up items.
+
+        A keyed increment's TransactWriteItems is authorized item by item: UpdateItem on its shard,
+        PutItem on its record (GetItem reads a record back when a retry replays it).
+        """
         get, put, update = "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"
-        delete = "dynamodb:DeleteItem"
         _use(self.writer, self.shards, "shards_table", update)
         _use(self.writer, self.counters, "counters_table", get, put, update)
-        _use(self.writer, self.idempotency, "idempotency_table", get, put, update, delete)
+        _use(self.writer, self.idempotency, "idempotency_table", get, put)
         _use(self.reader, self.shards, "shards_table", "dynamodb:BatchGetItem")
         _use(self.reader, self.counters, "counters_table", get, "dynamodb:Query")
         _use(self.rollup, self.counters, "counters_table", update)

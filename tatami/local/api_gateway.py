@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from tatami.local import proxy
 from tatami.local.functions import Invocation
@@ -131,7 +131,9 @@ class _Handler(BaseHTTPRequestHandler):
         split = urlsplit(self.path)
         request = RequestData(
             method=self.command,
-            path=unquote(split.path) or "/",
+            # As API Gateway's REST API: routed, and handed to the function, still percent-encoded (an
+            # encoded '/' stays inside its path parameter); the function decodes each parameter once.
+            path=split.path or "/",
             query=split.query,
             headers=list(self.headers.items()),
             body=body,

@@ -6,9 +6,12 @@ Faults enter through botocore's event system, so the code under test is the code
 (HTTP 400 `ProvisionedThroughputExceededException` or `ThrottlingException`, HTTP 500
 `InternalServerError`), which the SDK's own retry logic then sees exactly as it would see AWS's; an
 `after-call` handler can SIGKILL the process after its Nth successful call (a crash with some
-effects made and others not). `install(plan)` hooks every client the process creates from then on
-(Powertools and boto3's default session included); a local cloud passes a plan to a function's
-workers in the TATAMI_FAULTS variable (`LocalCloudConfig.faults`).
+effects made and others not). A `Crash` kills it at one chosen step instead: before or after a call
+of one operation whose request mentions a marker (a counter's name, say), once across every process
+of the function (the plan's `ledger` folder remembers which crashes fired), so a test can crash each
+step of a request and then watch the retry. `install(plan)` hooks every client the process
+creates from then on (Powertools and boto3's default session included); a local cloud passes a plan
+to a function's workers in the TATAMI_FAULTS variable (`LocalCloudConfig.faults`).
 
 >>> install(FaultPlan(rate=0.3, operations=("dynamodb.UpdateItem",), seed=7))  # doctest: +SKIP
 """
@@ -36,6 +39,20 @@ _STATUS = {"InternalServerError": 500, "ServiceUnavailable": 503}
 
 
 @dataclass(frozen=True)
+class Crash:
+    """SIGKILL `when` ("before" or "after") a call of `operation` ("dynamodb.TransactWriteItems")
+    whose request body contains `marker`."""
+
+    when: str
+    operation: str
+    marker: str = ""
+
+    def __post_init__(self) -> None:
+        if self.when not in ("before", "after"):
+            raise ValueError(f"when {self.when!r} must be 'before' or 'after'")
+
+
+@dataclass(frozen=True)
 class FaultPlan:
     """Which calls fail and how; `operations` like "dynamodb.BatchWriteItem", or a whole service like
     "dynamodb" (empty: every call)."""
@@ -45,6 +62,8 @@ class FaultPlan:
     operations: tuple[str, ...] = ()
     crash_after: int | None = None  # SIGKILL this process after this many matching calls succeeded
     seed: int = 0
+    crashes: tuple[Crash, ...] = ()  # each fires once while `ledger` (a folder) remembers it
+    ledger: str | None = None
 
     def to_json(self) -> str:
         return json.dumps(dataclasses.asdict(self))
@@ -53,6 +72,7 @@ class FaultPlan:
     def from_json(cls, text: str) -> FaultPlan:
         fields: dict[str, Any] = json.loads(text)
         fields["errors"], fields["operations"] = tuple(fields["errors"]), tuple(fields["operations"])
+        fields["crashes"] = tuple(Crash(**crash) for crash in fields.get("crashes", ()))
         return cls(**fields)
 
 
@@ -69,6 +89,36 @@ class FaultInjector:
     def attach(self, events: Any) -> None:
         events.register("before-send", self._before_send)
         events.register("after-call", self._after_call)
+        if self.plan.crashes:
+            events.register("before-call", self._before_step)
+            events.register("after-call", self._after_step)
+
+    def _before_step(
+        self, event_name: str, params: dict[str, Any], context: dict[str, Any], **_: Any
+    ) -> None:
+        operation = event_name.split(".", 1)[1]  # before-call.dynamodb.GetItem -> dynamodb.GetItem
+        body = params.get("body", b"")
+        body = body.decode(errors="replace") if isinstance(body, bytes) else str(body)
+        due = [i for i, c in enumerate(self.plan.crashes) if c.operation == operation and c.marker in body]
+        for index in due:
+            if self.plan.crashes[index].when == "before" and self._claim(index):
+                _kill(f"before {operation} ({self.plan.crashes[index].marker})")
+        context["tatami_crashes_after"] = [i for i in due if self.plan.crashes[i].when == "after"]
+
+    def _after_step(self, event_name: str, context: dict[str, Any], **_: Any) -> None:
+        for index in context.get("tatami_crashes_after", []):
+            if self._claim(index):
+                _kill(f"after {event_name.split('.', 1)[1]} ({self.plan.crashes[index].marker})")
+
+    def _claim(self, index: int) -> bool:
+        """True once per crash across processes (the ledger's file for it is created exactly once)."""
+        if self.plan.ledger is None:
+            return True
+        try:
+            os.close(os.open(os.path.join(self.plan.ledger, f"crash-{index}"), os.O_CREAT | os.O_EXCL))
+        except FileExistsError:
+            return False
+        return True
 
     def _matches(self, event_name: str) -> bool:
         # before-send.dynamodb.UpdateItem / after-call.dynamodb.UpdateItem
@@ -96,9 +146,13 @@ class FaultInjector:
                 self.succeeded += 1
                 crash = self.succeeded >= self.plan.crash_after
             if crash:
-                sys.stderr.write(f"tatami faults: killed after {self.succeeded} calls\n")
-                sys.stderr.flush()
-                os.kill(os.getpid(), signal.SIGKILL)
+                _kill(f"after {self.succeeded} calls")
+
+
+def _kill(when: str) -> None:
+    sys.stderr.write(f"tatami faults: killed {when}\n")  # the line a test (and a reader) looks for
+    sys.stderr.flush()
+    os.kill(os.getpid(), signal.SIGKILL)
 
 
 def install(plan: FaultPlan) -> FaultInjector:

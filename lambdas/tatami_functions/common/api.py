@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from http import HTTPStatus
+from re import Match
 from typing import Any
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
@@ -24,6 +25,7 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import (
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
 from tatami_functions.common.observability import logger
+from tatami_functions.common.text import nfc, normalised_event, path_value
 
 FORM_CONTENT_TYPE = "application/x-www-form-urlencoded"
 MULTIPART_CONTENT_TYPE = "multipart/"
@@ -47,7 +49,7 @@ class _JsonBodies(OpenAPIRequestValidationMiddleware):
         if content_type.startswith(MULTIPART_CONTENT_TYPE):
             raise RequestUnsupportedContentType("Unsupported content type", errors=[])
         try:
-            body: dict[str, Any] = super()._get_body(app)
+            body: dict[str, Any] = nfc(super()._get_body(app))  # text arrives NFC (common.text)
         except UnicodeDecodeError:
             raise RequestValidationError(
                 [
@@ -71,6 +73,7 @@ class JsonResolver(APIGatewayRestResolver):
     """
 
     def resolve(self, event: Mapping[str, Any], context: Any) -> dict[str, Any]:
+        event = normalised_event(event)  # an encoded path, NFC queries (common.text)
         headers = event.get("headers") or {}
         form = [
             k for k, v in headers.items() if k.lower() == "content-type" and v.startswith(FORM_CONTENT_TYPE)
@@ -85,6 +88,10 @@ class JsonResolver(APIGatewayRestResolver):
                 },
             }
         return super().resolve(event, context)
+
+    def _convert_matches_into_route_keys(self, match: Match[str]) -> dict[str, str]:
+        # Routes match the encoded path; each id is decoded once, after routing, and made NFC.
+        return {name: path_value(value) for name, value in match.groupdict().items()}
 
 
 def create_resolver() -> APIGatewayRestResolver:

@@ -9,16 +9,16 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from decimal import Decimal
 from typing import Annotated, Any
-from urllib.parse import unquote
 
 from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from tatami_functions.common.attribute_values import deserialize, serialize
 from tatami_functions.common.clients import ClientConfig
+from tatami_functions.common.instants import instant
 from tatami_functions.common.tokens import decode_token, encode_token
 
 LIMIT_MAX = 100
@@ -144,36 +144,12 @@ def _decimal(value: Any) -> Any:
     return value
 
 
-def instant(value: datetime, *, round_up: bool = False) -> str:
-    """A moment as the seeds store it: UTC, millisecond precision, `Z` (sorts as text, in time order).
+def path_name(value: str, field_name: str, forbidden: str = "#%") -> str:
+    """A path segment (already decoded by the resolver: `common.text`) checked for forbidden characters.
 
-    Stored times have millisecond precision, so a lower bound rounds up and an upper bound down.
-
-    >>> instant(datetime.fromisoformat("2011-12-15T09:00:00+09:00"))
-    '2011-12-15T00:00:00.000Z'
-    """
-    moment = value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
-    if round_up and moment.microsecond % 1000:
-        moment += timedelta(microseconds=1000 - moment.microsecond % 1000)
-    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def just_before(value: datetime) -> str:
-    """The last stored instant strictly before `value` (an exclusive bound as an inclusive one).
-
-    >>> just_before(datetime(2024, 1, 6))
-    '2024-01-05T23:59:59.999Z'
-    """
-    return instant(datetime.fromisoformat(instant(value, round_up=True)) - timedelta(milliseconds=1))
-
-
-def path_name(raw: str, field_name: str, forbidden: str = "#%") -> str:
-    """A path segment decoded (API Gateway REST passes it percent-encoded) and checked.
-
-    >>> path_name("DynamoDB%20Thread%201", "subject")
+    >>> path_name("DynamoDB Thread 1", "subject")
     'DynamoDB Thread 1'
     """
-    value = unquote(raw)
     bad = sorted({c for c in value if c in forbidden})
     if bad:
         raise BadRequestError(f"{field_name}: must not contain {' or '.join(repr(c) for c in bad)}")

@@ -12,17 +12,16 @@ from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools.event_handler import Response, content_types
 from aws_lambda_powertools.event_handler.openapi.params import Body, Header, Path, Query
-from aws_lambda_powertools.utilities.idempotency.exceptions import (
-    IdempotencyAlreadyInProgressError,
-    IdempotencyValidationError,
-)
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 
-from tatami_functions.common.api import create_resolver, json_response
+from tatami_functions.common.api import answer_errors, create_resolver, json_response
+from tatami_functions.common.observability import logger
 from tatami_functions.counters.configs import create_or_grow, plan
 from tatami_functions.counters.exceptions import (
     CounterNotFoundError,
     CounterUnavailableError,
+    KeyInProgressError,
+    KeyReusedError,
     ShardShrinkError,
     TooManyShardsError,
 )
@@ -92,7 +91,7 @@ def put_counter(name: CounterName, spec: Annotated[CounterSpec | None, Body()] =
         200: {"description": "counted (or replayed: `replayed` and the Idempotent-Replayed header)"},
         400: {"description": "a field is invalid (named in the message)"},
         404: {"description": "no such counter: create it with PUT"},
-        409: {"description": "a request with this Idempotency-Key is still running (Retry-After)"},
+        409: {"description": "a request with this Idempotency-Key is committing right now (Retry-After)"},
         422: {"description": "this Idempotency-Key was used with a different `by`"},
     },
 )
@@ -101,7 +100,7 @@ def post_increment(
 ) -> Response[Any]:
     identity = app.current_event.request_context.identity
     caller = identity.user_arn or identity.api_key_id or ""
-    result = increment(name, body.by, idempotency_key, caller, app.lambda_context)
+    result = increment(name, body.by, idempotency_key, caller)
     headers = {"Idempotent-Replayed": "true"} if result["replayed"] else None
     return Response(HTTPStatus.OK, content_types.APPLICATION_JSON, result, headers)
 
@@ -122,9 +121,18 @@ def get_counter(
     return read(name, source, consistent).to_json()
 
 
-@app.exception_handler(CounterNotFoundError)
-def _not_found(exc: CounterNotFoundError) -> Response[Any]:
-    return json_response(HTTPStatus.NOT_FOUND, {"message": str(exc)})
+answer_errors(
+    app,
+    {
+        CounterNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
+        ShardShrinkError: (HTTPStatus.CONFLICT, "target_wcu: {exc}"),
+        # As the IETF Idempotency-Key draft: a key reused with a different payload is 422.
+        KeyReusedError: (
+            HTTPStatus.UNPROCESSABLE_ENTITY,
+            "Idempotency-Key: already used for a different `by` on this counter; use a new key",
+        ),
+    },
+)
 
 
 @app.exception_handler(TooManyShardsError)
@@ -133,27 +141,17 @@ def _too_many_shards(exc: TooManyShardsError) -> Response[Any]:
     return json_response(HTTPStatus.BAD_REQUEST, {"message": f"target_wcu: {exc}", "errors": [error]})
 
 
-@app.exception_handler(ShardShrinkError)
-def _shrink(exc: ShardShrinkError) -> Response[Any]:
-    return json_response(HTTPStatus.CONFLICT, {"message": f"target_wcu: {exc}"})
-
-
-@app.exception_handler(IdempotencyValidationError)
-def _key_reused(_exc: IdempotencyValidationError) -> Response[Any]:
-    # As the IETF Idempotency-Key draft: a key reused with a different payload is 422.
-    message = "Idempotency-Key: already used for a different `by` on this counter; use a new key"
-    return json_response(HTTPStatus.UNPROCESSABLE_ENTITY, {"message": message})
-
-
-@app.exception_handler(IdempotencyAlreadyInProgressError)
-def _in_progress(_exc: IdempotencyAlreadyInProgressError) -> Response[Any]:
-    message = "Idempotency-Key: a request with this key is still being processed; retry shortly"
+@app.exception_handler(KeyInProgressError)
+def _in_progress(_exc: KeyInProgressError) -> Response[Any]:
+    message = "Idempotency-Key: a request with this key is being committed right now; retry shortly"
     return _retry_later(HTTPStatus.CONFLICT, message)
 
 
 @app.exception_handler(CounterUnavailableError)
 def _unavailable(exc: CounterUnavailableError) -> Response[Any]:
-    return _retry_later(HTTPStatus.SERVICE_UNAVAILABLE, str(exc))
+    # The detail (which call, which error) is for the log; the caller learns what to do, never where.
+    logger.warning("counters unavailable", extra={"error": str(exc)})
+    return _retry_later(HTTPStatus.SERVICE_UNAVAILABLE, "counters are unavailable (DynamoDB), retry")
 
 
 def _retry_later(status: HTTPStatus, message: str) -> Response[Any]:

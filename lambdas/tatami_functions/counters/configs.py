@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from typing import Literal
 
-from tatami_functions.counters import counters_table
+from tatami_functions.counters.counters_table import CountersTable
 from tatami_functions.counters.exceptions import (
     CounterNotFoundError,
     CounterUnavailableError,
@@ -53,8 +53,9 @@ def create_or_grow(wanted: CounterConfig, keep_existing: bool = False) -> tuple[
     >>> create_or_grow(plan("votes-A", 100_000))  # doctest: +SKIP
     (CounterConfig(name='votes-A', shards=150, ...), 'created')
     """
+    table = CountersTable.from_environment()
     for _ in range(3):  # a concurrent PUT may change the count between our read and write
-        existing = counters_table.create_config(wanted)
+        existing = table.create_config(wanted)
         if existing is None:
             return wanted, "created"
         if keep_existing:
@@ -63,7 +64,7 @@ def create_or_grow(wanted: CounterConfig, keep_existing: bool = False) -> tuple[
             raise ShardShrinkError(wanted.name, existing.shards, wanted.shards)
         if wanted.shards == existing.shards:
             return existing, "unchanged"
-        if counters_table.grow_config(wanted, existing.shards):
+        if table.grow_config(wanted, existing.shards):
             _cache.pop(wanted.name, None)
             return wanted, "grown"
     raise CounterUnavailableError(f"counter {wanted.name!r} kept changing under concurrent PUTs")
@@ -78,7 +79,7 @@ def cached_config(name: str) -> CounterConfig:
     hit = _cache.get(name)
     if hit and now - hit[0] < settings().config_cache_seconds:
         return hit[1]
-    config = counters_table.get_config(name)
+    config = CountersTable.from_environment().get_config(name)
     if config is None:
         raise CounterNotFoundError(name)
     if len(_cache) >= _CACHE_LIMIT:

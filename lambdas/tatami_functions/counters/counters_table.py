@@ -10,26 +10,27 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from botocore.exceptions import ClientError
 
-from tatami_functions.counters.clients import dynamodb
-from tatami_functions.counters.exceptions import RollupWriteError
+from tatami_functions.common.repository import CONDITION_FAILED
+from tatami_functions.counters.exceptions import CounterUnavailableError, RollupWriteError
 from tatami_functions.counters.model import CounterConfig, ShardState
-from tatami_functions.counters.settings import settings
+from tatami_functions.counters.repository import CountersRepository
 
 NAME, ITEM = "name", "item"
 CONFIG, ROLLUP = "config", "rollup"
 _SHARD_ATTRIBUTE = re.compile(r"^s(\d+)$")
 _ENTRIES_PER_WRITE = 50  # keeps each update and condition expression well under the 4 KB limit
 _ATTEMPTS = 4
-_CONDITION_FAILED = "ConditionalCheckFailedException"
 
 
-def _table() -> str:
-    table: str = settings().require("counters_table")
-    return table
+class _ConditionFailed(Exception):
+    """A conditional write lost; its cause is the ClientError (with the item, when asked for)."""
+
+    def old_item(self) -> dict[str, Any]:
+        return cast(dict[str, Any], cast(ClientError, self.__cause__).response.get("Item", {}))
 
 
 def _key(name: str, item: str) -> dict[str, Any]:
@@ -43,79 +44,6 @@ def _config(item: dict[str, Any]) -> CounterConfig:
         target_wcu=int(item["target_wcu"]["N"]),
         safety_factor=float(item["safety_factor"]["N"]),
     )
-
-
-def get_config(name: str, consistent: bool = False) -> CounterConfig | None:
-    """The stored configuration of `name`, or None when there is no such counter.
-
-    >>> get_config("votes-A")  # doctest: +SKIP
-    CounterConfig(name='votes-A', shards=150, target_wcu=100000, safety_factor=1.5)
-    """
-    item = dynamodb().get_item(TableName=_table(), Key=_key(name, CONFIG), ConsistentRead=consistent)
-    return _config(item["Item"]) if "Item" in item else None
-
-
-def create_config(config: CounterConfig) -> CounterConfig | None:
-    """Store a new counter; None when created, else the configuration that already exists."""
-    try:
-        dynamodb().put_item(
-            TableName=_table(),
-            Item={**_key(config.name, CONFIG), **_config_attributes(config, created=True)},
-            ConditionExpression="attribute_not_exists(#n)",
-            ExpressionAttributeNames={"#n": NAME},
-            ReturnValuesOnConditionCheckFailure="ALL_OLD",
-        )
-    except ClientError as exc:
-        if exc.response["Error"]["Code"] != _CONDITION_FAILED:
-            raise
-        return _config(exc.response["Item"]) if "Item" in exc.response else get_config(config.name, True)
-    return None
-
-
-def grow_config(config: CounterConfig, current_shards: int) -> bool:
-    """Raise the shard count from `current_shards`; False when another writer changed it first."""
-    values = _config_attributes(config, created=False)
-    try:
-        dynamodb().update_item(
-            TableName=_table(),
-            Key=_key(config.name, CONFIG),
-            UpdateExpression="SET shards = :shards, target_wcu = :target_wcu, "
-            "safety_factor = :safety_factor, updated_at = :updated_at",
-            ConditionExpression="shards = :current",
-            ExpressionAttributeValues={
-                **{f":{name}": value for name, value in values.items()},
-                ":current": {"N": str(current_shards)},
-            },
-        )
-    except ClientError as exc:
-        if exc.response["Error"]["Code"] != _CONDITION_FAILED:
-            raise
-        return False
-    return True
-
-
-def _config_attributes(config: CounterConfig, created: bool) -> dict[str, Any]:
-    now = {"S": datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")}
-    return {
-        "shards": {"N": str(config.shards)},
-        "target_wcu": {"N": str(config.target_wcu)},
-        "safety_factor": {"N": str(config.safety_factor)},
-        ("created_at" if created else "updated_at"): now,
-    }
-
-
-def read_rollup(name: str, consistent: bool = False) -> tuple[CounterConfig | None, dict[int, ShardState]]:
-    """The configuration and the roll-up entries of `name` in one Query (both share its partition)."""
-    response = dynamodb().query(
-        TableName=_table(),
-        KeyConditionExpression="#n = :name",
-        ExpressionAttributeNames={"#n": NAME},
-        ExpressionAttributeValues={":name": {"S": name}},
-        ConsistentRead=consistent,
-    )
-    items = {item[ITEM]["S"]: item for item in response["Items"]}
-    config = _config(items[CONFIG]) if CONFIG in items else None
-    return config, parse_rollup(items.get(ROLLUP, {}))
 
 
 def parse_rollup(item: dict[str, Any]) -> dict[int, ShardState]:
@@ -133,31 +61,117 @@ def parse_rollup(item: dict[str, Any]) -> dict[int, ShardState]:
     return entries
 
 
-def save_rollup(name: str, states: dict[int, ShardState]) -> None:
-    """Apply the newest known state of some shards to the roll-up item of `name`, idempotently.
+class CountersTable(CountersRepository):
+    """Counter configurations (the writer creates and grows them) and roll-up items (the roll-up)."""
 
-    Entries whose stored version is as new or newer are left alone (a redelivered batch, or a
-    record older than one already applied). RollupWriteError when DynamoDB rejects the write.
-    """
-    ordered = sorted(states.items())
-    for start in range(0, len(ordered), _ENTRIES_PER_WRITE):
-        _save_entries(name, dict(ordered[start : start + _ENTRIES_PER_WRITE]))
+    noun, table_setting = "counters", "counters_table"
 
+    def get_config(self, name: str, consistent: bool = False) -> CounterConfig | None:
+        """The stored configuration of `name`, or None when there is no such counter.
 
-def _save_entries(name: str, entries: dict[int, ShardState]) -> None:
-    for _ in range(_ATTEMPTS):
-        if not entries:
-            return
+        >>> CountersTable.from_environment().get_config("votes-A")  # doctest: +SKIP
+        CounterConfig(name='votes-A', shards=150, target_wcu=100000, safety_factor=1.5)
+        """
+        key = _key(name, CONFIG)
+        item = self._call("get_item", TableName=self.table_name, Key=key, ConsistentRead=consistent)
+        return _config(item["Item"]) if "Item" in item else None
+
+    def create_config(self, config: CounterConfig) -> CounterConfig | None:
+        """Store a new counter; None when created, else the configuration that already exists."""
         try:
-            dynamodb().update_item(TableName=_table(), Key=_key(name, ROLLUP), **_rollup_update(entries))
-            return
-        except ClientError as exc:
-            if exc.response["Error"]["Code"] != _CONDITION_FAILED:
-                raise RollupWriteError(name, exc.response["Error"].get("Message", str(exc))) from exc
-            # Some entries are already as new: keep only those still behind and write again.
-            stored = parse_rollup(exc.response.get("Item", {}))
-            entries = {n: s for n, s in entries.items() if n not in stored or stored[n].version < s.version}
-    raise RollupWriteError(name, f"version conditions kept failing for shards {sorted(entries)}")
+            self._call(
+                "put_item",
+                errors={CONDITION_FAILED: _ConditionFailed()},
+                TableName=self.table_name,
+                Item={**_key(config.name, CONFIG), **_config_attributes(config, created=True)},
+                ConditionExpression="attribute_not_exists(#n)",
+                ExpressionAttributeNames={"#n": NAME},
+                ReturnValuesOnConditionCheckFailure="ALL_OLD",
+            )
+        except _ConditionFailed as exists:
+            old = exists.old_item()
+            return _config(old) if old else self.get_config(config.name, True)
+        return None
+
+    def grow_config(self, config: CounterConfig, current_shards: int) -> bool:
+        """Raise the shard count from `current_shards`; False when another writer changed it first."""
+        values = _config_attributes(config, created=False)
+        try:
+            self._call(
+                "update_item",
+                errors={CONDITION_FAILED: _ConditionFailed()},
+                TableName=self.table_name,
+                Key=_key(config.name, CONFIG),
+                UpdateExpression="SET shards = :shards, target_wcu = :target_wcu, "
+                "safety_factor = :safety_factor, updated_at = :updated_at",
+                ConditionExpression="shards = :current",
+                ExpressionAttributeValues={
+                    **{f":{name}": value for name, value in values.items()},
+                    ":current": {"N": str(current_shards)},
+                },
+            )
+        except _ConditionFailed:
+            return False
+        return True
+
+    def read_rollup(
+        self, name: str, consistent: bool = False
+    ) -> tuple[CounterConfig | None, dict[int, ShardState]]:
+        """The configuration and the roll-up entries of `name` in one Query (both share its partition)."""
+        response = self._call(
+            "query",
+            TableName=self.table_name,
+            KeyConditionExpression="#n = :name",
+            ExpressionAttributeNames={"#n": NAME},
+            ExpressionAttributeValues={":name": {"S": name}},
+            ConsistentRead=consistent,
+        )
+        items = {item[ITEM]["S"]: item for item in response["Items"]}
+        config = _config(items[CONFIG]) if CONFIG in items else None
+        return config, parse_rollup(items.get(ROLLUP, {}))
+
+    def save_rollup(self, name: str, states: dict[int, ShardState]) -> None:
+        """Apply the newest known state of some shards to the roll-up item of `name`, idempotently.
+
+        Entries whose stored version is as new or newer are left alone (a redelivered batch, or a
+        record older than one already applied). RollupWriteError when DynamoDB rejects the write.
+        """
+        ordered = sorted(states.items())
+        for start in range(0, len(ordered), _ENTRIES_PER_WRITE):
+            self._save_entries(name, dict(ordered[start : start + _ENTRIES_PER_WRITE]))
+
+    def _save_entries(self, name: str, entries: dict[int, ShardState]) -> None:
+        for _ in range(_ATTEMPTS):
+            if not entries:
+                return
+            try:
+                self._call(
+                    "update_item",
+                    errors={CONDITION_FAILED: _ConditionFailed()},
+                    TableName=self.table_name,
+                    Key=_key(name, ROLLUP),
+                    **_rollup_update(entries),
+                )
+                return
+            except CounterUnavailableError as exc:  # the stream function reports its records as failed
+                raise RollupWriteError(name, str(exc)) from exc
+            except _ConditionFailed as stale:
+                # Some entries are already as new: keep only those still behind and write again.
+                stored = parse_rollup(stale.old_item())
+                entries = {
+                    n: s for n, s in entries.items() if n not in stored or stored[n].version < s.version
+                }
+        raise RollupWriteError(name, f"version conditions kept failing for shards {sorted(entries)}")
+
+
+def _config_attributes(config: CounterConfig, created: bool) -> dict[str, Any]:
+    now = {"S": datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")}
+    return {
+        "shards": {"N": str(config.shards)},
+        "target_wcu": {"N": str(config.target_wcu)},
+        "safety_factor": {"N": str(config.safety_factor)},
+        ("created_at" if created else "updated_at"): now,
+    }
 
 
 def _rollup_update(entries: dict[int, ShardState]) -> dict[str, Any]:

@@ -33,7 +33,24 @@ class TooManyShardsError(CounterError):
 
 
 class CounterUnavailableError(CounterError):
-    """DynamoDB kept returning unprocessed keys (throttling); the caller should retry (503)."""
+    """DynamoDB failed a call (throttled past the SDK's retries, unreachable, timed out, or unprocessed
+    keys left): the caller should retry (503 with Retry-After)."""
+
+
+class KeyReusedError(CounterError):
+    """An Idempotency-Key already used on this counter for a different `by` (422)."""
+
+
+class KeyInProgressError(CounterError):
+    """Another request with this Idempotency-Key is committing right now; retry shortly (409)."""
+
+
+class IncrementConflictError(CounterError):
+    """Another transaction held the shard, or the key's record, at the same instant: retried at once."""
+
+    def __init__(self, on_key: bool) -> None:
+        super().__init__("another request with this Idempotency-Key" if on_key else "a busy shard")
+        self.on_key = on_key
 
 
 class RollupWriteError(CounterError):

@@ -69,3 +69,20 @@ class Reading:
                 else datetime.fromtimestamp(self.as_of, UTC).isoformat().replace("+00:00", "Z")
             )
         return body
+
+
+@dataclass(frozen=True, slots=True)
+class IncrementRecord:
+    """That a keyed increment happened: its key's hash, the answer it got, its `by`'s hash, its expiry.
+
+    The layout is Powertools Idempotency's (`id`, `status`, `data`, `validation`, `expiration`), the
+    table's since the start, so records written before increments became one transaction still
+    replay. `status` is "COMPLETED" for every record written now; "INPROGRESS" is only ever a legacy
+    record of a request that died half-way.
+    """
+
+    id: str
+    response: dict[str, Any]
+    validation: str
+    expiration: int  # epoch seconds: the table's TTL attribute, and the end of the key's 24 hours
+    status: str = "COMPLETED"

@@ -8,9 +8,10 @@ partition (config + roll-up item): cheap for hot counters, but only as fresh as 
 
 from __future__ import annotations
 
-from tatami_functions.counters import counters_table, shards_table
+from tatami_functions.counters.counters_table import CountersTable
 from tatami_functions.counters.exceptions import CounterNotFoundError
 from tatami_functions.counters.model import Reading
+from tatami_functions.counters.shards_table import ShardsTable
 
 
 def read(name: str, source: str = "shards", consistent: bool = False) -> Reading:
@@ -21,15 +22,15 @@ def read(name: str, source: str = "shards", consistent: bool = False) -> Reading
     """
     if source == "rollup":
         return _from_rollup(name, consistent)
-    config = counters_table.get_config(name, consistent)
+    config = CountersTable.from_environment().get_config(name, consistent)
     if config is None:
         raise CounterNotFoundError(name)
-    value = shards_table.total(name, config.shards, consistent)
+    value = ShardsTable.from_environment().total(name, config.shards, consistent)
     return Reading(name, value, "shards", config.shards, consistent)
 
 
 def _from_rollup(name: str, consistent: bool) -> Reading:
-    config, entries = counters_table.read_rollup(name, consistent)
+    config, entries = CountersTable.from_environment().read_rollup(name, consistent)
     if config is None:
         raise CounterNotFoundError(name)
     value = sum(entry.count for entry in entries.values())

@@ -4,7 +4,7 @@ Each record of the shards table's stream carries the shard's absolute count and 
 (NewImage). A batch is reduced to the newest state per shard, then each counter's roll-up item is
 written once (one write per counter per batch, not per increment: the roll-up item is a single key
 and must stay under its own 1,000 WCU). The write only replaces entries that are behind
-(counters_table.save_rollup), so a redelivered batch, a retry after a partial failure or a
+(CountersTable.save_rollup), so a redelivered batch, a retry after a partial failure or a
 duplicate record cannot double count, and one lost record heals with the shard's next record.
 
 Failures are reported in the stream consumers' one shape (`common.stream_batches`): records of a
@@ -24,7 +24,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from tatami_functions.common.observability import logger, metrics
 from tatami_functions.common.stream_batches import partial_response
-from tatami_functions.counters import counters_table
+from tatami_functions.counters.counters_table import CountersTable
 from tatami_functions.counters.exceptions import RecordNotAppliedError, RollupWriteError
 from tatami_functions.counters.model import ShardState
 from tatami_functions.counters.sharding import parse_shard_key
@@ -94,9 +94,12 @@ def _save(states: dict[str, dict[int, ShardState]]) -> dict[str, str]:
     failures = {}
     for name, shards in states.items():
         try:
-            counters_table.save_rollup(name, shards)
+            CountersTable.from_environment().save_rollup(name, shards)
         except RollupWriteError as exc:
-            logger.warning("roll-up write failed; its records will be retried", extra={"error": str(exc)})
+            logger.warning(
+                "roll-up write failed; its records will be retried",
+                extra={"counter": name, "error": str(exc)},
+            )
             failures[name] = str(exc)
     return failures
 

@@ -10,6 +10,7 @@ import boto3
 import pytest
 
 from tatami_functions.common.clients import aws_client
+from tatami_functions.common.repository import forget_instances
 from tatami_functions.counters.settings import CountersSettings
 from tests.support.lambda_runtime import FakeContext, api_event, moto_environment
 
@@ -21,12 +22,11 @@ KEYS = {"shards": ["pk"], "counters": ["name", "item"], "idem": ["id"]}
 
 
 def _reset_caches() -> None:
-    from tatami_functions.counters import configs, increments, settings
+    from tatami_functions.counters import configs, settings
 
     settings.settings.cache_clear()
     aws_client.cache_clear()
-    increments._keyed_apply.cache_clear()
-    increments._idempotency_config.cache_clear()
+    forget_instances()
     configs._cache.clear()
 
 

@@ -14,8 +14,8 @@ from tatami.local.cloud import LocalCloud
 from tatami.local.intrinsics import LOCAL_REGION
 from tatami_functions.common import stack_outputs
 from tatami_functions.common.clients import aws_client
-from tatami_functions.counters.clients import dynamodb
-from tatami_functions.counters.counters_table import parse_rollup
+from tatami_functions.common.repository import forget_instances
+from tatami_functions.counters.counters_table import CountersTable, parse_rollup
 from tatami_functions.counters.rollup import handle_batch
 from tatami_functions.counters.settings import CountersSettings, settings
 
@@ -23,6 +23,7 @@ from tatami_functions.counters.settings import CountersSettings, settings
 def _reset() -> None:
     settings.cache_clear()
     aws_client.cache_clear()
+    forget_instances()
 
 
 @pytest.fixture
@@ -61,8 +62,8 @@ def rollup_value(name: str) -> tuple[int, int | None]:
     from tatami_functions.counters.settings import settings
 
     item = (
-        dynamodb()
-        .get_item(
+        CountersTable.from_environment()
+        .client.get_item(
             TableName=settings().counters_table,
             Key={"name": {"S": name}, "item": {"S": "rollup"}},
             ConsistentRead=True,

@@ -13,14 +13,13 @@ import pytest
 
 from tatami.local.assembly import TableSpec
 from tatami.local.provision import create_table_request
+from tatami_functions.common.instants import EARLIEST, LATEST
 from tatami_functions.models.devices.exceptions import LogConflictError, LogNotFoundError
 from tatami_functions.models.devices.items import Reads, to_item
 from tatami_functions.models.devices.logs import new_log, since
 from tatami_functions.models.devices.models import DeviceLog, Level, LogIn
 from tatami_functions.models.devices.repository import (
-    EARLIEST,
     ESCALATION_INDEX,
-    LATEST,
     OPERATOR_INDEX,
     SHARD_INDEX,
     DeviceLogsTable,

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from infra.constructs.forum_orders_businesses_schema import CUSTOMERS, ORDERS
-from tatami_functions.common.listing import instant, just_before
+from tatami_functions.common.instants import instant, just_before
 from tatami_functions.models.orders import service
 from tatami_functions.models.orders.exceptions import CustomerNotFoundError, OrderExistsError
 from tatami_functions.models.orders.models import CustomerOrdersQuery, NewOrder, Status, StatusOrdersQuery

@@ -13,10 +13,11 @@ from aws_lambda_powertools.utilities.batch.exceptions import BatchProcessingErro
 from botocore.exceptions import ClientError
 from pydantic import ValidationError
 
+from tatami_functions.common.instants import instant as timestamp
 from tatami_functions.models.devices import archive
 from tatami_functions.models.devices.items import from_item, to_item, update_expression
 from tatami_functions.models.devices.logs import DAY_SECONDS, new_log, since, window
-from tatami_functions.models.devices.models import DeviceLog, Level, LogIn, sort_key, timestamp
+from tatami_functions.models.devices.models import DeviceLog, Level, LogIn, sort_key
 from tatami_functions.models.devices.settings import ArchiveSettings
 
 

@@ -11,11 +11,12 @@ document is reassembled on read. `gsi_sk` is set on the two rows the overloaded 
 from __future__ import annotations
 
 import enum
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Annotated, Any
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
 
+from tatami_functions.common.instants import AwareInstant, instant
 from tatami_functions.models.lockers.prefectures import Prefecture
 
 ITEMS, SHIP_TO = "cart_items", "ship_to"
@@ -49,7 +50,7 @@ class CartItemIn(BaseModel):
     price: Annotated[int, Field(ge=0, le=100_000_000)]
     category: Text
     sub_category: Text
-    added_at: AwareDatetime | None = None
+    added_at: AwareInstant | None = None
 
 
 class ShipToIn(BaseModel):
@@ -107,8 +108,7 @@ def stored_value(value: Any) -> Any:
     '2021-08-01T00:10:00.000Z'
     """
     if isinstance(value, datetime):
-        utc = value.astimezone(UTC)
-        return f"{utc:%Y-%m-%dT%H:%M:%S}.{utc.microsecond // 1000:03d}Z"
+        return instant(value)
     return value
 
 

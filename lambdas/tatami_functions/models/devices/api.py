@@ -9,9 +9,9 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
-from pydantic import AwareDatetime
 
 from tatami_functions.common.api import CREATED, answer_errors, create_resolver, json_response
+from tatami_functions.common.instants import AwareInstant, instant
 from tatami_functions.common.tokens import decode_token, encode_token
 from tatami_functions.models.devices import logs
 from tatami_functions.models.devices.exceptions import (
@@ -26,7 +26,6 @@ from tatami_functions.models.devices.models import (
     Level,
     LogIn,
     Name,
-    timestamp,
 )
 from tatami_functions.models.devices.repository import default_table
 from tatami_functions.models.devices.settings import DeviceLogsSettings
@@ -36,8 +35,8 @@ app = create_resolver()
 DeviceId = Annotated[str, Path(min_length=1, max_length=128)]
 Limit = Annotated[int, Query(ge=1, le=100, description="page size")]
 Next = Annotated[str | None, Query(alias="next", max_length=8192, description="token from the previous page")]
-From = Annotated[AwareDatetime | None, Query(alias="from", description="inclusive, ISO 8601 with zone")]
-To = Annotated[AwareDatetime | None, Query(description="inclusive, ISO 8601 with zone")]
+From = Annotated[AwareInstant | None, Query(alias="from", description="inclusive, ISO 8601 with zone")]
+To = Annotated[AwareInstant | None, Query(description="inclusive, ISO 8601 with zone")]
 
 
 answer_errors(
@@ -72,13 +71,13 @@ def post_log(device_id: DeviceId, body: Annotated[LogIn, Body()]) -> Response[An
 def patch_log(
     device_id: DeviceId,
     level: Annotated[Level, Path()],
-    created_at: Annotated[AwareDatetime, Path()],
+    created_at: Annotated[AwareInstant, Path()],
     body: Annotated[AssignmentIn, Body()],
 ) -> dict[str, Any]:
     changes = {name: getattr(body, name) for name in sorted(body.model_fields_set)}
     if not changes:
         raise BadRequestError("body: give operator and/or escalated_to (null removes it)")
-    return default_table().assign(device_id, level, timestamp(created_at), changes).to_json()
+    return default_table().assign(device_id, level, instant(created_at), changes).to_json()
 
 
 @app.get("/devices/<device_id>/logs", summary="A device's logs, newest first", tags=["device logs"])

@@ -6,8 +6,9 @@ import json
 import random
 from datetime import UTC, datetime, timedelta
 
-from tatami_functions.models.devices.models import DEFAULT_RETENTION_DAYS, DeviceLog, LogIn, timestamp
-from tatami_functions.models.devices.repository import EARLIEST, LATEST, Window
+from tatami_functions.common.instants import EARLIEST, LATEST, instant
+from tatami_functions.models.devices.models import DEFAULT_RETENTION_DAYS, DeviceLog, LogIn
+from tatami_functions.models.devices.repository import Window
 
 DAY_SECONDS = 86_400
 
@@ -30,7 +31,7 @@ def new_log(
     return DeviceLog(
         device_id=device_id,
         level=body.level,
-        created_at=timestamp(created),
+        created_at=instant(created),
         message=body.message,
         expires_at=int(now) + (body.retention_days or retention_days) * DAY_SECONDS,
         shard_id=random.randrange(shards),  # any shard will do: the point is spreading writes evenly
@@ -45,8 +46,8 @@ def window(start: datetime | None, end: datetime | None) -> Window:
     >>> window(datetime(2020, 2, 2, tzinfo=UTC), None)
     ('2020-02-02T00:00:00.000Z', '9999-12-31T23:59:59.999Z')
     """
-    low = timestamp(start) if start else EARLIEST
-    high = timestamp(end) if end else LATEST
+    low = instant(start) if start else EARLIEST
+    high = instant(end) if end else LATEST
     if low > high:
         raise ValueError(f"from {low} is after to {high}")
     return low, high
@@ -58,7 +59,7 @@ def since(hours: int, now: float) -> str:
     >>> since(4, 4 * 3600)
     '1970-01-01T00:00:00.000Z'
     """
-    return timestamp(datetime.fromtimestamp(now, UTC) - timedelta(hours=hours))
+    return instant(datetime.fromtimestamp(now, UTC) - timedelta(hours=hours))
 
 
 def scope(route: str, *values: object) -> str:

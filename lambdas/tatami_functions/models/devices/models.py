@@ -3,7 +3,8 @@
 The sort key is the seed's composite `level_with_created_at`, e.g. "WARNING#2020-02-02T00:00:00.000Z":
 `begins_with` on "WARNING#" answers "this device's WARNING logs, newest first" from the key alone,
 where the seed's first design filtered on `level` and paid for every log it threw away. Keys compare
-as text, so every timestamp is stored in one canonical form: UTC, milliseconds, `Z`.
+as text, so every timestamp is stored in one canonical form (`common.instants`): UTC, milliseconds,
+`Z`, a four-digit year.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+
+from tatami_functions.common.instants import AwareInstant
 
 # Devices buffer logs while offline, so old timestamps are fine; the future is not (a clock gone
 # wrong would pin its logs on top of every "recent" page), beyond a little clock skew.
@@ -35,17 +38,6 @@ class Level(enum.StrEnum):
     CRITICAL = "CRITICAL"
 
 
-def timestamp(moment: datetime) -> str:
-    """The canonical text of an aware datetime (what keys and ranges compare).
-
-    >>> from datetime import timezone
-    >>> timestamp(datetime(2020, 2, 2, 9, 0, 0, 120000, tzinfo=timezone(timedelta(hours=9))))
-    '2020-02-02T00:00:00.120Z'
-    """
-    utc = moment.astimezone(UTC)
-    return f"{utc:%Y-%m-%dT%H:%M:%S}.{utc.microsecond // 1000:03d}Z"
-
-
 def sort_key(level: Level | str, created_at: str) -> str:
     """The composite sort key of a log.
 
@@ -62,7 +54,7 @@ class LogIn(BaseModel):
 
     level: Level
     message: Annotated[str, Field(min_length=1, max_length=4096)]
-    created_at: AwareDatetime | None = None
+    created_at: AwareInstant | None = None
     operator: Name | None = None
     escalated_to: Name | None = None
     retention_days: Annotated[int, Field(ge=1, le=3650)] | None = None  # None: the deployment's default

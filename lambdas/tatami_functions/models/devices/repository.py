@@ -35,7 +35,6 @@ if TYPE_CHECKING:
 OPERATOR_INDEX = "GSI_operator_created_at"
 ESCALATION_INDEX = "GSI_escalated_to_level_with_created_at"
 SHARD_INDEX = "GSI_shard_id_created_at"
-EARLIEST, LATEST = "0000-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z"
 Window = tuple[str, str]  # canonical created_at bounds, both inclusive
 Items = list[dict[str, Any]]
 _DEVICE_LEVEL_WINDOW = "device_id = :device AND level_with_created_at BETWEEN :low AND :high"

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from http import HTTPStatus
 from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 
 from tatami_functions.common.api import answer_errors, create_resolver
+from tatami_functions.common.instants import Instant
 from tatami_functions.common.listing import Limit, NextToken, bounds, path_name
 from tatami_functions.models.forum import service
 from tatami_functions.models.forum.exceptions import ForumNotFoundError, ThreadNotFoundError
@@ -18,8 +18,8 @@ app = create_resolver()
 
 ForumName = Annotated[str, Path(min_length=1, max_length=255, description="The forum's Name")]
 Subject = Annotated[str, Path(min_length=1, max_length=1024, description="The thread's Subject")]
-From = Annotated[datetime | None, Query(alias="from", description="Replies at or after (ISO 8601)")]
-To = Annotated[datetime | None, Query(alias="to", description="Replies at or before (ISO 8601)")]
+From = Annotated[Instant | None, Query(alias="from", description="Replies at or after (ISO 8601)")]
+To = Annotated[Instant | None, Query(alias="to", description="Replies at or before (ISO 8601)")]
 Order = Annotated[Literal["asc", "desc"], Query(description="ReplyDateTime order")]
 
 

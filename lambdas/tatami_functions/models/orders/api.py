@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from decimal import Decimal
 from http import HTTPStatus
 from typing import Annotated, Any, Literal
@@ -13,7 +12,8 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
 from tatami_functions.common import index_search
 from tatami_functions.common.api import CREATED, answer_errors, create_resolver, json_response
-from tatami_functions.common.listing import Limit, NextToken, bounds, just_before
+from tatami_functions.common.instants import Instant, just_before
+from tatami_functions.common.listing import Limit, NextToken, bounds
 from tatami_functions.models.orders import service
 from tatami_functions.models.orders.exceptions import (
     CustomerNotFoundError,
@@ -36,8 +36,8 @@ app = create_resolver()
 index_search.answer_bad_queries(app)
 
 Id = Annotated[str, Path(pattern=ID_PATTERN, description="Letters, digits, '_', '.', '-' (1..36)")]
-When = Annotated[datetime | None, Query(description="An instant (ISO 8601; UTC if no offset)")]
-From = Annotated[datetime | None, Query(alias="from", description="Orders at or after (ISO 8601)")]
+When = Annotated[Instant | None, Query(description="An instant (ISO 8601; UTC if no offset)")]
+From = Annotated[Instant | None, Query(alias="from", description="Orders at or after (ISO 8601)")]
 
 
 def repository() -> OrdersRepository:

@@ -12,7 +12,8 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
-from tatami_functions.common.listing import Item, ListPage, cursor_from, instant, plain, scope
+from tatami_functions.common.instants import instant
+from tatami_functions.common.listing import Item, ListPage, cursor_from, plain, scope
 from tatami_functions.models.orders import keys
 from tatami_functions.models.orders.models import CustomerOrdersQuery, NewOrder, Status, StatusOrdersQuery
 from tatami_functions.models.orders.repository import OrdersRepository

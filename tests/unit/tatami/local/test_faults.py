@@ -2,17 +2,33 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 import boto3
 import pytest
 from botocore.config import Config
 
 from tatami.local import faults
-from tatami.local.faults import FaultPlan
+from tatami.local.faults import Crash, FaultInjector, FaultPlan
 
 
 def test_a_plan_survives_its_trip_through_the_environment() -> None:
     plan = FaultPlan(rate=0.25, operations=("dynamodb.UpdateItem",), crash_after=3, seed=9)
     assert FaultPlan.from_json(plan.to_json()) == plan
+    crashes = FaultPlan(crashes=(Crash("after", "dynamodb.GetItem", "votes"),), ledger="/tmp/ledger")
+    assert FaultPlan.from_json(crashes.to_json()) == crashes
+
+
+def test_each_crash_fires_once_across_the_processes_sharing_its_ledger(tmp_path: Any) -> None:
+    plan = FaultPlan(crashes=(Crash("before", "dynamodb.GetItem"), Crash("after", "dynamodb.GetItem")))
+    shared = replace(plan, ledger=str(tmp_path))
+    first, second = FaultInjector(shared), FaultInjector(shared)  # two processes of one function
+    claims = [first._claim(0), second._claim(0), second._claim(1), first._claim(1)]
+    assert claims == [True, False, True, False]
+    assert FaultInjector(plan)._claim(0) and FaultInjector(plan)._claim(0)  # no ledger: every time
+    with pytest.raises(ValueError, match="'during' must be 'before' or 'after'"):
+        Crash("during", "dynamodb.GetItem")
 
 
 def test_injected_throttling_is_retried_by_botocore_then_raised(monkeypatch: pytest.MonkeyPatch) -> None:
