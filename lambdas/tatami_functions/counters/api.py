@@ -26,7 +26,7 @@ from tatami_functions.counters.exceptions import (
     TooManyShardsError,
 )
 from tatami_functions.counters.increments import increment
-from tatami_functions.counters.reads import read
+from tatami_functions.counters.reads import read_counter
 from tatami_functions.counters.sharding import MAX_INCREMENT, NAME_PATTERN
 
 app = create_resolver()
@@ -118,7 +118,7 @@ def get_counter(
     consistent: Annotated[bool, Query(description="strongly consistent reads (twice the RCU)")] = False,
     source: Annotated[Literal["shards", "rollup"], Query(description="rollup: one item, may lag")] = "shards",
 ) -> dict[str, Any]:
-    return read(name, source, consistent).to_json()
+    return read_counter(name, source, consistent).to_json()
 
 
 answer_errors(

@@ -48,7 +48,7 @@ def increment(name: str, by: int, idempotency_key: str | None = None, caller: st
     config = cached_config(name)  # 404 before anything is written
     answer = {"name": name, "by": by, "replayed": False}
     if idempotency_key is None:
-        ShardsTable.from_environment().add(name, _random_shard(config), by)
+        ShardsTable.from_environment().add_to_shard(name, _random_shard(config), by)
         return answer
     record = new_record(name, idempotency_key, caller, by, answer)
     stored = _commit(config, by, record)

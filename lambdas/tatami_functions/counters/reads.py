@@ -14,10 +14,10 @@ from tatami_functions.counters.model import Reading
 from tatami_functions.counters.shards_table import ShardsTable
 
 
-def read(name: str, source: str = "shards", consistent: bool = False) -> Reading:
+def read_counter(name: str, source: str = "shards", consistent: bool = False) -> Reading:
     """The value of counter `name`; CounterNotFoundError when it does not exist.
 
-    >>> read("votes-A").to_json()  # doctest: +SKIP
+    >>> read_counter("votes-A").to_json()  # doctest: +SKIP
     {'name': 'votes-A', 'value': 42, 'source': 'shards', 'shards': 150, 'consistent': False}
     """
     if source == "rollup":
@@ -25,7 +25,7 @@ def read(name: str, source: str = "shards", consistent: bool = False) -> Reading
     config = CountersTable.from_environment().get_config(name, consistent)
     if config is None:
         raise CounterNotFoundError(name)
-    value = ShardsTable.from_environment().total(name, config.shards, consistent)
+    value = ShardsTable.from_environment().sum_shards(name, config.shards, consistent)
     return Reading(name, value, "shards", config.shards, consistent)
 
 

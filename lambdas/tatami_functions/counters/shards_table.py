@@ -50,24 +50,24 @@ class ShardsTable(CountersRepository):
 
     noun, table_setting = "counter shards", "shards_table"
 
-    def add(self, name: str, shard: int, by: int) -> float:
+    def add_to_shard(self, name: str, shard: int, by: int) -> float:
         """Add `by` to shard `shard` of counter `name` (creates the shard item on its first write).
 
         Returns the write units consumed (a shard item is under 1 KB: 1 WCU).
 
-        >>> ShardsTable.from_environment().add("votes-A", 3, 1)  # doctest: +SKIP
+        >>> ShardsTable.from_environment().add_to_shard("votes-A", 3, 1)  # doctest: +SKIP
         1.0
         """
         update = shard_update(self.table_name, name, shard, by)
         response = self._call("update_item", **update, ReturnConsumedCapacity="TOTAL")
         return float(response.get("ConsumedCapacity", {}).get("CapacityUnits", 0.0))
 
-    def total(self, name: str, shards: int, consistent: bool = False) -> int:
+    def sum_shards(self, name: str, shards: int, consistent: bool = False) -> int:
         """The sum of shards 0..shards-1, read with BatchGetItem calls of 100 keys run in parallel.
 
         A shard never written has no item and counts 0.
 
-        >>> ShardsTable.from_environment().total("votes-A", 150, consistent=True)  # doctest: +SKIP
+        >>> ShardsTable.from_environment().sum_shards("votes-A", 150, consistent=True)  # doctest: +SKIP
         42
         """
         keys = [shard_key(name, n) for n in range(shards)]
