@@ -16,8 +16,11 @@ from http import HTTPStatus
 from typing import Any
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
+from botocore.config import Config
 
 from tatami_functions.common.api import json_response
+from tatami_functions.common.clients import aws_client
+from tatami_functions.common.dependencies import CLIENT_CONFIG
 from tatami_functions.common.observability import logger
 from tatami_functions.common.tokens import decode_token, encode_token
 from zindex import BadQueryError, Cursor, IndexedTable, SearchQuery
@@ -25,11 +28,15 @@ from zindex.dynamodb import IndexRepository
 from zindex.optimizer import explain
 from zindex.search import Searcher, public
 
+# The API's time budget (`common.dependencies`), with a connection for each of a page's parallel Queries.
+SEARCH_CONFIG = CLIENT_CONFIG.merge(Config(max_pool_connections=64))
+
 
 @cache
 def searcher() -> Searcher:
     """The search of this execution environment (statistics and clients kept while warm)."""
-    return Searcher(IndexRepository(IndexedTable.from_env(os.environ)))
+    client = aws_client("dynamodb", SEARCH_CONFIG)
+    return Searcher(IndexRepository(IndexedTable.from_env(os.environ), client))
 
 
 def query(bounds: Mapping[str, tuple[Any, Any]]) -> SearchQuery:

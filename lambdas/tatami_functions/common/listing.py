@@ -17,7 +17,6 @@ from urllib.parse import unquote
 from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
-from botocore.config import Config
 
 from tatami_functions.common.tokens import decode_token, encode_token
 
@@ -28,13 +27,6 @@ NextToken = Annotated[
 ]
 Item = dict[str, Any]  # a low-level item: attribute name -> AttributeValue
 _DESERIALIZER, _SERIALIZER = TypeDeserializer(), TypeSerializer()
-# Fail fast inside an API call (API Gateway gives up at 29 s); standard retries absorb throttling.
-CLIENT_CONFIG = Config(
-    connect_timeout=2,
-    read_timeout=5,
-    retries={"mode": "standard", "max_attempts": 4},
-    max_pool_connections=32,  # a sharded read runs up to 32 Queries at once
-)
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,6 @@ in the batch body); one request never mixes versions.
 
 from __future__ import annotations
 
-from http import HTTPStatus
 from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response, content_types
@@ -14,15 +13,14 @@ from aws_lambda_powertools.event_handler.openapi.params import Path
 from pydantic import AfterValidator, BaseModel, Field
 from pydantic_core import PydanticCustomError
 
-from tatami_functions.common.api import create_resolver, json_response
-from tatami_functions.common.observability import logger
+from tatami_functions.common.api import create_resolver
 from tatami_functions.ip_lookup.addresses import parse_address
-from tatami_functions.ip_lookup.exceptions import InvalidAddressError, RangesUnavailableError
+from tatami_functions.ip_lookup.exceptions import InvalidAddressError
 from tatami_functions.ip_lookup.lookup import MAX_BATCH, resolve
 
 VERSION_HEADER = "X-Ip-Dataset-Version"
 
-app = create_resolver()
+app = create_resolver("IP lookup")
 
 
 def _is_address(text: str) -> str:
@@ -38,14 +36,6 @@ class LookupRequest(BaseModel):
         min_length=1,
         max_length=MAX_BATCH,
         description=f"1 to {MAX_BATCH} IPv4/IPv6 addresses; a bad one is a 400 in its own result slot",
-    )
-
-
-@app.exception_handler(RangesUnavailableError)
-def _unavailable(exc: RangesUnavailableError) -> Response[Any]:
-    logger.warning("ranges table unavailable", extra={"error": str(exc)})
-    return json_response(
-        HTTPStatus.SERVICE_UNAVAILABLE, {"message": "the IP ranges table is unavailable; retry later"}
     )
 
 

@@ -20,13 +20,12 @@ from tatami_functions.common.listing import Limit, ListPage, NextToken, cursor_f
 from tatami_functions.labs.employees.exceptions import (
     EmployeeConflictError,
     EmployeeNotFoundError,
-    EmployeesUnavailableError,
 )
 from tatami_functions.labs.employees.models import MAX_ID, EmployeeIn, KeyPart, Name
 from tatami_functions.labs.employees.queries import QuestionError, plan
 from tatami_functions.labs.employees.repository import default_table
 
-app = create_resolver()
+app = create_resolver("employees")
 
 Id = Annotated[int, Path(ge=1, le=MAX_ID, description="The employee id (1..10^9)")]
 TAGS = ["labs: employees"]
@@ -37,7 +36,6 @@ answer_errors(
     {
         EmployeeNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
         EmployeeConflictError: (HTTPStatus.CONFLICT, "{exc}"),
-        EmployeesUnavailableError: (HTTPStatus.SERVICE_UNAVAILABLE, "employees are unavailable, retry"),
     },
 )
 

@@ -19,13 +19,12 @@ from tatami_functions.common.listing import Limit, NextToken, cursor_from, scope
 from tatami_functions.labs.invoices.exceptions import (
     InvoiceConflictError,
     InvoiceNotFoundError,
-    InvoicesUnavailableError,
 )
 from tatami_functions.labs.invoices.items import BILL, CUSTOMER, key
 from tatami_functions.labs.invoices.models import ID_PATTERN, InvoiceIn
 from tatami_functions.labs.invoices.repository import default_table
 
-app = create_resolver()
+app = create_resolver("invoices")
 
 Id = Annotated[str, Path(pattern=ID_PATTERN, description="Letters, digits, '_', '.', '-' (1..36)")]
 TAGS = ["labs: invoices"]
@@ -36,7 +35,6 @@ answer_errors(
     {
         InvoiceNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
         InvoiceConflictError: (HTTPStatus.CONFLICT, "{exc}"),
-        InvoicesUnavailableError: (HTTPStatus.SERVICE_UNAVAILABLE, "invoices are unavailable, retry"),
     },
 )
 

@@ -15,7 +15,6 @@ from tatami_functions.common.api import CREATED, answer_errors, create_resolver,
 from tatami_functions.common.tokens import decode_token, encode_token
 from tatami_functions.models.devices import logs
 from tatami_functions.models.devices.exceptions import (
-    DeviceLogsUnavailableError,
     LogConflictError,
     LogNotFoundError,
 )
@@ -31,7 +30,7 @@ from tatami_functions.models.devices.models import (
 from tatami_functions.models.devices.repository import default_table
 from tatami_functions.models.devices.settings import DeviceLogsSettings
 
-app = create_resolver()
+app = create_resolver("device logs")
 
 DeviceId = Annotated[str, Path(min_length=1, max_length=128)]
 Limit = Annotated[int, Query(ge=1, le=100, description="page size")]
@@ -45,7 +44,6 @@ answer_errors(
     {
         LogNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
         LogConflictError: (HTTPStatus.CONFLICT, "created_at: {exc}"),
-        DeviceLogsUnavailableError: (HTTPStatus.SERVICE_UNAVAILABLE, "device logs are unavailable, retry"),
     },
 )
 

@@ -23,12 +23,11 @@ from tatami_functions.models.documents.bodies import DocumentBodies
 from tatami_functions.models.documents.exceptions import (
     DocumentConflictError,
     DocumentNotFoundError,
-    DocumentsUnavailableError,
 )
 from tatami_functions.models.documents.models import DocumentIn, DocumentPatch, ReportId, Status
 from tatami_functions.models.documents.repository import default_table
 
-app = create_resolver()
+app = create_resolver("documents")
 
 UserId = Annotated[str, Path(min_length=1, max_length=128)]
 Report = Annotated[ReportId, Path()]
@@ -40,7 +39,6 @@ answer_errors(
     {
         DocumentNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
         DocumentConflictError: (HTTPStatus.CONFLICT, "report_id: {exc}"),
-        DocumentsUnavailableError: (HTTPStatus.SERVICE_UNAVAILABLE, "documents are unavailable, retry"),
     },
 )
 

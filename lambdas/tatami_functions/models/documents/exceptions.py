@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tatami_functions.common.dependencies import DependencyError
+
 
 class DocumentsError(Exception):
     """Base class of the model's errors."""
@@ -15,5 +17,5 @@ class DocumentConflictError(DocumentsError):
     """The report_id belongs to another user, or the document changed while it was being updated."""
 
 
-class DocumentsUnavailableError(DocumentsError):
-    """DynamoDB or S3 refused a call (throttled, missing table or bucket, no permission)."""
+class DocumentsUnavailableError(DocumentsError, DependencyError):
+    """DynamoDB or S3 failed a call (throttled, unreachable, too slow or refusing): the API answers 503."""

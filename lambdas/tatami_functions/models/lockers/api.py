@@ -20,13 +20,12 @@ from tatami_functions.common.tokens import decode_token, encode_token
 from tatami_functions.models.lockers.exceptions import (
     LockerConflictError,
     LockerNotFoundError,
-    LockersUnavailableError,
 )
 from tatami_functions.models.lockers.models import Location, Locker, LockerId, LockerIn, area_prefix
 from tatami_functions.models.lockers.prefectures import Prefecture
 from tatami_functions.models.lockers.repository import default_table
 
-app = create_resolver()
+app = create_resolver("lockers")
 
 Id = Annotated[LockerId, Path()]
 TAGS = ["lockers"]
@@ -37,7 +36,6 @@ answer_errors(
     {
         LockerNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
         LockerConflictError: (HTTPStatus.CONFLICT, "{exc}"),
-        LockersUnavailableError: (HTTPStatus.SERVICE_UNAVAILABLE, "lockers are unavailable, retry"),
     },
 )
 

@@ -32,7 +32,7 @@ from tatami_functions.models.orders.repository import OrdersRepository
 from tatami_functions.models.orders.search import SCOPE
 from zindex import BadQueryError
 
-app = create_resolver()
+app = create_resolver("orders")
 index_search.answer_bad_queries(app)
 
 Id = Annotated[str, Path(pattern=ID_PATTERN, description="Letters, digits, '_', '.', '-' (1..36)")]
