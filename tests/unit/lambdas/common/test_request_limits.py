@@ -69,9 +69,9 @@ def test_the_largest_body_is_measured_in_well_under_a_second() -> None:
 
 def test_headers_and_query_parameters_are_counted_and_measured() -> None:
     check_request({"multiValueHeaders": {"Authorization": ["AWS4-HMAC-SHA256 ..."]}})
-    with pytest.raises(LimitExceededError, match="^X-Big: longer than 8192 characters$"):
+    with pytest.raises(LimitExceededError, match=r"^X-Big: longer than 8192 characters$"):
         check_request({"multiValueHeaders": {"X-Big": ["a" * 8193]}})
-    with pytest.raises(LimitExceededError, match="more than 128 headers$"):
+    with pytest.raises(LimitExceededError, match=r"more than 128 headers$"):
         check_request({"multiValueHeaders": {f"X-H{n}": ["1"] for n in range(129)}})
     with pytest.raises(LimitExceededError) as raised:
         check_request({"multiValueQueryStringParameters": {"q" * 300: ["1"]}})
