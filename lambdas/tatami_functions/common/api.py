@@ -37,6 +37,9 @@ MULTIPART_CONTENT_TYPE = "multipart/"
 CREATED: dict[int, OpenAPIResponse] = {201: {"description": "created"}}
 CREATED_OR_REPLACED: dict[int, OpenAPIResponse] = {200: {"description": "replaced"}, **CREATED}
 NO_CONTENT: dict[int, OpenAPIResponse] = {204: {"description": "removed"}}
+CHANGED_MEANWHILE: dict[int, OpenAPIResponse] = {
+    409: {"description": "changed by another request meanwhile; retry"}
+}
 MAX_ERRORS = 20  # listed in one 400 (pydantic reports one per bad member: a wide body means thousands)
 
 
@@ -206,11 +209,18 @@ def answer_errors(app: APIGatewayRestResolver, answers: Mapping[type[Exception],
     (404, {'message': 'no such thing: x'})
     """
     for error, (status, message) in answers.items():
-        app.exception_handler(error)(_answer(status, message))
+        app.exception_handler(error)(_answer(app, status, message))
 
 
-def _answer(status: HTTPStatus, message: str) -> Any:
+def _answer(app: APIGatewayRestResolver, status: HTTPStatus, message: str) -> Any:
+    """The answer; a message "<field>: <reason>" also lists the field in `errors`, as a 400 does."""
+
     def answer(exc: Exception) -> Response[Any]:
-        return json_response(status, {"message": message.format(exc=exc)})
+        text = message.format(exc=exc)
+        field, named, reason = text.partition(": ")
+        if not (named and field.isidentifier()):
+            return json_response(status, {"message": text})
+        error = {"field": field, "in": _where(app.current_event.raw_event, field), "message": reason}
+        return json_response(status, {"message": text, "errors": [error]})
 
     return answer

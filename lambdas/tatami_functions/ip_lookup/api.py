@@ -19,6 +19,7 @@ from tatami_functions.ip_lookup.exceptions import InvalidAddressError
 from tatami_functions.ip_lookup.lookup import MAX_BATCH, resolve
 
 VERSION_HEADER = "X-Ip-Dataset-Version"
+ADDRESS_FORMATS: dict[str, Any] = {"anyOf": [{"format": "ipv4"}, {"format": "ipv6"}]}
 
 app = create_resolver("IP lookup")
 
@@ -47,7 +48,9 @@ class LookupRequest(BaseModel):
 )
 def get_ip(
     address: Annotated[
-        str, Path(description="IPv4 or IPv6 address", max_length=64), AfterValidator(_is_address)
+        str,
+        Path(description="IPv4 or IPv6 address", max_length=64, json_schema_extra=ADDRESS_FORMATS),
+        AfterValidator(_is_address),
     ],
 ) -> Response[Any]:
     resolution = resolve([address])

@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
 from tatami_functions.common.api import (
+    CHANGED_MEANWHILE,
     CREATED_OR_REPLACED,
     NO_CONTENT,
     answer_errors,
@@ -77,7 +78,7 @@ def get_employee(id: Id) -> dict[str, Any]:
     "/employees/<id>",
     summary="Create or replace an employee and its index entries",
     tags=TAGS,
-    responses=CREATED_OR_REPLACED,
+    responses={**CREATED_OR_REPLACED, **CHANGED_MEANWHILE},
 )
 def put_employee(id: Id, body: Annotated[EmployeeIn, Body()]) -> Response[Any]:
     created, employee = default_table().put(id, body)
@@ -85,7 +86,10 @@ def put_employee(id: Id, body: Annotated[EmployeeIn, Body()]) -> Response[Any]:
 
 
 @app.delete(
-    "/employees/<id>", summary="Remove an employee and its index entries", tags=TAGS, responses=NO_CONTENT
+    "/employees/<id>",
+    summary="Remove an employee and its index entries",
+    tags=TAGS,
+    responses={**NO_CONTENT, **CHANGED_MEANWHILE},
 )
 def delete_employee(id: Id) -> Response[Any]:
     default_table().delete(id)

@@ -14,7 +14,12 @@ class DocumentNotFoundError(DocumentsError):
 
 
 class DocumentConflictError(DocumentsError):
-    """The report_id belongs to another user, or the document changed while it was being updated."""
+    """The document changed while it was being updated (a 409: retry)."""
+
+
+class ReportIdTakenError(DocumentsError):
+    """The report_id cannot be stored for this user (report ids are unique across users): a 409 that
+    says nothing of who holds it."""
 
 
 class DocumentsUnavailableError(DocumentsError, DependencyError):

@@ -30,7 +30,7 @@ ReportId = Annotated[str, StringConstraints(pattern=r"^[\w.:-]{1,128}$")]
 Summary = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
 
 
-class Status(enum.StrEnum):
+class DocumentStatus(enum.StrEnum):
     """Processing states of an uploaded document (the seed's `status`)."""
 
     PENDING = "PENDING"
@@ -39,13 +39,13 @@ class Status(enum.StrEnum):
     FAILED = "FAILED"
 
 
-def status_with_created_on(status: Status | str, created_on: date) -> str:
+def status_with_created_on(status: DocumentStatus | str, created_on: date) -> str:
     """The GSI's composite sort key.
 
-    >>> status_with_created_on(Status.COMPLETED, date(2021, 7, 13))
+    >>> status_with_created_on(DocumentStatus.COMPLETED, date(2021, 7, 13))
     'COMPLETED#2021-07-13'
     """
-    return f"{Status(status).value}#{created_on.isoformat()}"
+    return f"{DocumentStatus(status).value}#{created_on.isoformat()}"
 
 
 def query_read_units(total_bytes: int, consistent: bool = False) -> float:
@@ -63,7 +63,7 @@ class DocumentIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    status: Status
+    status: DocumentStatus
     summary: Summary
     document: Annotated[str, Field(min_length=1)]
     created_on: date | None = None
@@ -80,9 +80,9 @@ class DocumentIn(BaseModel):
 class DocumentPatch(BaseModel):
     """Body of `PATCH /users/{id}/documents/{report_id}`: a new status and/or summary."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"minProperties": 1})
 
-    status: Status | None = None
+    status: DocumentStatus | None = None
     summary: Summary | None = None
 
     @model_validator(mode="after")
@@ -98,7 +98,7 @@ class Document:
 
     report_id: str
     user_id: str
-    status: Status
+    status: DocumentStatus
     created_on: str
     summary: str
     size: int
