@@ -43,7 +43,8 @@ __all__ = [
 CLIENT_CONFIG = Config(
     connect_timeout=1,
     read_timeout=2,
-    retries={"mode": "standard", "max_attempts": 3},
+    # botocore's `max_attempts` counts retries only; `total_max_attempts` the first attempt too.
+    retries={"mode": "standard", "total_max_attempts": 3},
     max_pool_connections=32,  # a merge of shard Queries, a batch route's threads: a connection each
 )
 THROTTLED_RETRY_AFTER = 1  # seconds; throttling passes as the table scales or the burst drains
@@ -111,7 +112,7 @@ def worst_case_seconds(config: Config = CLIENT_CONFIG) -> float:
     >>> worst_case_seconds()
     9.0
     """
-    attempts = int(config.retries["max_attempts"])
+    attempts = int(config.retries["total_max_attempts"])
     per_attempt = max(float(config.connect_timeout), float(config.read_timeout))
     return attempts * per_attempt + sum(2.0**i for i in range(attempts - 1))
 
