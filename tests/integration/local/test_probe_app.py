@@ -76,6 +76,11 @@ def test_api_gateway_answers_for_what_it_rejects(probe_cloud: LocalCloud) -> Non
     assert missing.status_code == 400 and "prefix" in missing.json()["message"]
     too_large = requests.post(f"{api}/echo", data=b"x" * (10 * 1024 * 1024 + 1), timeout=30)
     assert too_large.status_code == 413
+    past_lambda = requests.post(f"{api}/echo", data=b"x" * (7 * 1024 * 1024), timeout=30)  # Lambda: 6 MB
+    assert (past_lambda.status_code, past_lambda.json()) == (500, {"message": "Internal server error"})
+    request_id = past_lambda.headers["x-amzn-RequestId"]
+    refused = [line for line in probe_cloud.log.snapshot() if request_id in line]
+    assert any("Lambda refused the invocation: 7" in line for line in refused), refused
     just_fits = requests.post(f"{api}/echo", data=b"x" * (1024 * 1024), timeout=30)
     assert just_fits.json()["bytes"] == 1024 * 1024
 

@@ -77,13 +77,19 @@ class DocumentIn(BaseModel):
         return value
 
 
+def _without_null(schema: dict[str, Any]) -> None:
+    """An optional field's schema without its `null` branch."""
+    schema.update(next(branch for branch in schema.pop("anyOf") if branch.get("type") != "null"))
+
+
 class DocumentPatch(BaseModel):
     """Body of `PATCH /users/{id}/documents/{report_id}`: a new status and/or summary."""
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"minProperties": 1})
 
-    status: DocumentStatus | None = None
-    summary: Summary | None = None
+    # Absent, not null: the document says so (a null would change nothing and is refused).
+    status: DocumentStatus | None = Field(default=None, json_schema_extra=_without_null)
+    summary: Summary | None = Field(default=None, json_schema_extra=_without_null)
 
     @model_validator(mode="after")
     def _something_to_change(self) -> DocumentPatch:
