@@ -124,7 +124,9 @@ def _serve(config: LocalCloudConfig, running: RunningState, load_samples: bool) 
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stop.set())
     started = time.monotonic()
-    cloud = LocalCloud(config).start()
+    cloud = LocalCloud(config)
+    cloud.on_engine_lost = lambda _reason: stop.set()  # an engine gone for good: stop as on Ctrl-C
+    cloud.start()
     control: ControlServer | None = None
     try:
         control = ControlServer(cloud)
@@ -145,6 +147,8 @@ def _serve(config: LocalCloudConfig, running: RunningState, load_samples: bool) 
         if control is not None:
             control.stop()
         stop_reporting(cloud, click.echo, running.release)
+    if cloud.failure:
+        raise click.ClickException(f"stopped: {cloud.failure}")
     click.echo("stopped")
 
 
@@ -211,8 +215,9 @@ def fire(rule: str) -> None:
     "--iam-report", is_flag=True, help="Per function: the actions it used, and those granted but never used."
 )
 def status(iam_report: bool) -> None:
-    """Say whether a local cloud runs here, where, its stack outputs and each stream trigger's backlog
-    (records not yet delivered: an index maintainer still catching up); clear a crashed run's state."""
+    """Say whether a local cloud runs here, where, its stack outputs, whether each engine is up (and
+    how often it was restarted) and each stream trigger's backlog (records not yet delivered: an index
+    maintainer still catching up); clear a crashed run's state."""
     work_dir = default_work_dir()
     stale = stale_state(work_dir)
     if stale is not None:
@@ -224,13 +229,16 @@ def status(iam_report: bool) -> None:
             raise click.ClickException(str(exc)) from None
         return
     state = _running_state()
-    click.echo(json.dumps({**state, "streams": _streams(state)}, indent=2))
+    click.echo(
+        json.dumps({**state, **{part: _ask(state, part) for part in ("engines", "streams")}}, indent=2)
+    )
 
 
-def _streams(state: dict[str, Any]) -> dict[str, Any]:
-    """Each stream trigger's backlog (records not yet delivered) and deliveries, from the running cloud."""
+def _ask(state: dict[str, Any], part: str) -> dict[str, Any]:
+    """The running cloud's engines (each one up or not, and its restarts) or stream triggers (each
+    one's backlog and deliveries)."""
     try:
-        with urllib.request.urlopen(f"{state['control_url']}/streams", timeout=60) as response:
+        with urllib.request.urlopen(f"{state['control_url']}/{part}", timeout=60) as response:
             found: dict[str, Any] = json.loads(response.read())
     except (OSError, KeyError, ValueError) as exc:
         return {"unavailable": str(exc)}

@@ -34,6 +34,7 @@ from tatami.local.sandbox.workers import Sandbox
 from tatami.local.state import default_work_dir
 from tatami.local.streams import StreamPoller
 from tatami.local.ttl import ExpiredItems, TtlRemovals, TtlSweeper, TtlTable
+from tatami.local.watchdog import EngineWatch
 
 T = TypeVar("T")
 
@@ -74,6 +75,11 @@ class LocalCloud:
         self.expired_items = ExpiredItems()
         self.ttl_sweeper: TtlSweeper | None = None
         self.api: ApiGateway | None = None
+        self.watch: EngineWatch | None = None
+        # An engine lost for good (`watchdog`): why, and who stops the cloud (default: it stops itself).
+        self.failure: str | None = None
+        self.on_engine_lost: Callable[[str], None] | None = None
+        self._stopping = threading.Lock()
 
     # -- lifecycle -------------------------------------------------------------------------------
     def start(self) -> LocalCloud:
@@ -92,6 +98,12 @@ class LocalCloud:
     def stop(self, report: Callable[[str], None] | None = None) -> None:
         """Stop every part, last started first; `report` gets one line per part."""
         say = report or (lambda _line: None)
+        with self._stopping:
+            self._stop(say)
+
+    def _stop(self, say: Callable[[str], None]) -> None:
+        if self.watch is not None:
+            self.watch.stop()
         if self.ttl_sweeper is not None:
             self.ttl_sweeper.stop()
         if self.pollers:
@@ -158,6 +170,18 @@ class LocalCloud:
             for poller in self.pollers
         }
 
+    def engine_status(self) -> dict[str, dict[str, Any]]:
+        """Per engine: its endpoint, whether its process runs, and how often the watchdog restarted it."""
+        restarts = self.watch.restarts if self.watch else {}
+        return {
+            engine.name: {
+                "endpoint": engine.endpoint,
+                "running": engine.process is not None and engine.process.poll() is None,
+                "restarts": len(restarts.get(engine.name, [])),
+            }
+            for engine in self.engines
+        }
+
     def invoke(self, function_id: str, event: dict[str, Any], timeout: float | None = None) -> Invocation:
         return self.pools[function_id].invoke(event, timeout)
 
@@ -182,6 +206,17 @@ class LocalCloud:
         self.log.write(
             "local cloud", f"DynamoDB Local on {self.dynamodb_endpoint}, moto on {self.moto_endpoint}"
         )
+        say = lambda line: self.log.write("local cloud", line)  # noqa: E731 - a one-line sink
+        self.watch = EngineWatch(self.engines, self.config.db_path, logs, say, self._lost)
+        self.watch.start()
+
+    def _lost(self, reason: str) -> None:
+        self.failure = reason
+        self.log.write("local cloud", reason)
+        if self.on_engine_lost is not None:
+            self.on_engine_lost(reason)
+        else:
+            threading.Thread(target=self.stop, name="stop", daemon=True).start()
 
     def _provision(self) -> None:
         self.tables = provision.create_tables(self.client("dynamodb"), self.assembly, self.resolver)

@@ -28,6 +28,7 @@ _PR_SET_PDEATHSIG = 1
 
 LOCAL_CREDENTIALS = {"aws_access_key_id": "tatamilocal", "aws_secret_access_key": "tatamilocal"}
 _FAST_FAIL = Config(connect_timeout=1, read_timeout=5, retries={"max_attempts": 0})
+DYNAMODB_LOCAL = "DynamoDB Local"
 
 
 class EngineError(RuntimeError):
@@ -70,6 +71,7 @@ class Engine:
     name: str
     port: int
     process: subprocess.Popen[bytes] | None = None
+    stopped: bool = False  # stopped or killed on purpose (the watchdog leaves it be)
 
     @property
     def endpoint(self) -> str:
@@ -77,10 +79,12 @@ class Engine:
 
     def kill(self) -> None:
         """SIGKILL the engine's process group now."""
+        self.stopped = True
         if self.process is not None and self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGKILL)
 
     def stop(self) -> None:
+        self.stopped = True
         if self.process is None or self.process.poll() is not None:
             return
         os.killpg(self.process.pid, signal.SIGTERM)
@@ -99,7 +103,7 @@ def start_dynamodb_local(port: int, log_file: Path, db_path: Path | None = None)
             "Java is required for DynamoDB Local: install a JRE 17+ (apt install default-jre-headless)"
         )
     jar = dynamodb_local_jar()
-    ensure_port_free(port, "DynamoDB Local")
+    ensure_port_free(port, DYNAMODB_LOCAL)
     storage = ["-dbPath", str(db_path)] if db_path else ["-inMemory"]
     command = [
         java,
@@ -112,7 +116,7 @@ def start_dynamodb_local(port: int, log_file: Path, db_path: Path | None = None)
         "-disableTelemetry",
         *storage,
     ]
-    engine = Engine("DynamoDB Local", port, _spawn(command, log_file, cwd=jar.parent))
+    engine = Engine(DYNAMODB_LOCAL, port, _spawn(command, log_file, cwd=jar.parent))
     _wait_until(engine, log_file, lambda: dynamodb_client(engine.endpoint, _FAST_FAIL).list_tables())
     return engine
 

@@ -4,14 +4,17 @@ errors and a process killed in the middle of its work.
 Faults enter through botocore's event system, so the code under test is the code that ships: a
 `before-send` handler answers a chosen share of calls with the error response the service would send
 (HTTP 400 `ProvisionedThroughputExceededException` or `ThrottlingException`, HTTP 500
-`InternalServerError`), which the SDK's own retry logic then sees exactly as it would see AWS's; an
-`after-call` handler can SIGKILL the process after its Nth successful call (a crash with some
+`InternalServerError`), or raises the connection error of an endpoint that cannot be reached
+(`EndpointConnectionError`), which the SDK's own retry logic then sees exactly as it would see AWS's;
+an `after-call` handler can SIGKILL the process after its Nth successful call (a crash with some
 effects made and others not). A `Crash` kills it at one chosen step instead: before or after a call
 of one operation whose request mentions a marker (a counter's name, say), once across every process
 of the function (the plan's `ledger` folder remembers which crashes fired), so a test can crash each
-step of a request and then watch the retry. `install(plan)` hooks every client the process
-creates from then on (Powertools and boto3's default session included); a local cloud passes a plan
-to a function's workers in the TATAMI_FAULTS variable (`LocalCloudConfig.faults`).
+step of a request and then watch the retry. A plan with a `switch` file is armed while the file
+exists: the plan written in it is the one in force, so a test can fail a running cloud's calls and
+stop failing them. `install(plan)` hooks every client the process creates from then on (Powertools
+and boto3's default session included); a local cloud passes a plan to a function's workers in the
+TATAMI_FAULTS variable (`LocalCloudConfig.faults`).
 
 >>> install(FaultPlan(rate=0.3, operations=("dynamodb.UpdateItem",), seed=7))  # doctest: +SKIP
 """
@@ -28,6 +31,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -35,6 +39,7 @@ if TYPE_CHECKING:
 
 FAULTS_ENV = "TATAMI_FAULTS"
 THROTTLING = ("ProvisionedThroughputExceededException", "ThrottlingException")
+UNREACHABLE = "EndpointConnectionError"  # not an answer: the connection itself fails
 _STATUS = {"InternalServerError": 500, "ServiceUnavailable": 503}
 
 
@@ -64,6 +69,7 @@ class FaultPlan:
     seed: int = 0
     crashes: tuple[Crash, ...] = ()  # each fires once while `ledger` (a folder) remembers it
     ledger: str | None = None
+    switch: str | None = None  # a file: while it exists, the plan written in it (JSON) is in force
 
     def to_json(self) -> str:
         return json.dumps(dataclasses.asdict(self))
@@ -85,6 +91,7 @@ class FaultInjector:
         self.succeeded = 0
         self._rng = random.Random(plan.seed)
         self._lock = threading.Lock()
+        self._switched: tuple[str, FaultPlan] = ("", plan)
 
     def attach(self, events: Any) -> None:
         events.register("before-send", self._before_send)
@@ -120,26 +127,43 @@ class FaultInjector:
             return False
         return True
 
-    def _matches(self, event_name: str) -> bool:
+    def in_force(self) -> FaultPlan:
+        """The plan, or while its switch file exists, the plan written in that file."""
+        if self.plan.switch is None:
+            return self.plan
+        try:
+            text = Path(self.plan.switch).read_text()
+        except FileNotFoundError:
+            return self.plan
+        if text != self._switched[0]:
+            self._switched = (text, FaultPlan.from_json(text))
+        return self._switched[1]
+
+    def _matches(self, plan: FaultPlan, event_name: str) -> bool:
         # before-send.dynamodb.UpdateItem / after-call.dynamodb.UpdateItem
         _, service, operation = event_name.split(".", 2)
-        wanted = self.plan.operations
+        wanted = plan.operations
         return not wanted or service in wanted or f"{service}.{operation}" in wanted
 
     def _before_send(self, request: Any, event_name: str, **_: Any) -> AWSResponse | None:
-        if not self._matches(event_name):
+        plan = self.in_force()
+        if not self._matches(plan, event_name):
             return None
         with self._lock:
-            if self._rng.random() >= self.plan.rate:
+            if self._rng.random() >= plan.rate:
                 return None
-            error = self._rng.choice(self.plan.errors)
+            error = self._rng.choice(plan.errors)
             self.injected[error] = self.injected.get(error, 0) + 1
         # One line per fault, so a test (and a reader of the local cloud's log) sees what was injected.
         sys.stderr.write(f"tatami faults: injected {error} into {event_name.split('.', 1)[1]}\n")
+        if error == UNREACHABLE:
+            from botocore.exceptions import EndpointConnectionError
+
+            raise EndpointConnectionError(endpoint_url=request.url)
         return _error_response(request.url, error)
 
     def _after_call(self, event_name: str, http_response: Any, **_: Any) -> None:
-        if self.plan.crash_after is None or not self._matches(event_name):
+        if self.plan.crash_after is None or not self._matches(self.plan, event_name):
             return
         if http_response is not None and http_response.status_code < 300:
             with self._lock:

@@ -1,6 +1,8 @@
 """API Gateway's Lambda proxy integration (REST, payload 1.0): the event a function receives and the
-HTTP reply API Gateway makes of what it returns (502 for a crash or a malformed response, 504 past
-the integration timeout)."""
+HTTP reply API Gateway makes of what it returns. Lambda's documentation ("Handling Lambda errors with
+an API Gateway API"): an invocation Lambda rejects is a 500, a function that runs but fails (an
+error, its timeout) or returns a response in the wrong format or past 6 MB is a 502, both with
+`{"message": "Internal server error"}`; the gateway's own 504 is `api_gateway`'s."""
 
 from __future__ import annotations
 
@@ -14,12 +16,15 @@ from urllib.parse import parse_qs
 from tatami.local.functions import Invocation
 from tatami.local.routes import GatewayResponse, Route
 
+LAMBDA_RESPONSE_BYTES = 6 * 1024 * 1024 + 100  # Lambda's synchronous response limit, as measured
+
 
 @dataclass(frozen=True)
 class Reply:
     status: int
     body: bytes
     headers: tuple[tuple[str, str], ...] = (("Content-Type", "application/json"),)
+    why: str = ""  # for the log: why the gateway answered so (never sent)
 
 
 def message(status: int, text: str) -> Reply:
@@ -112,15 +117,23 @@ class RequestData:
         return next((v for k, v in reversed(self.headers) if k.lower() == name), None)
 
 
+def invocation_bytes(payload: Any) -> int:
+    """The size of an invocation's payload as Lambda counts it: its JSON text."""
+    return len(json.dumps(payload).encode())
+
+
 def proxy_reply(invocation: Invocation) -> Reply:
-    """Map a function's proxy response to HTTP, or to API Gateway's 502/504 when it failed."""
+    """Map a function's proxy response to HTTP, or to API Gateway's 502 when the function failed
+    (an error or its timeout), answered too much or answered in the wrong shape."""
     if not invocation.ok:
-        if invocation.error.get("errorType") == "Sandbox.Timedout":
-            return message(504, "Endpoint request timed out")
-        return message(502, "Internal server error")
+        return _failed("the function failed")
     result = invocation.result
     if not isinstance(result, dict) or not isinstance(result.get("statusCode"), int | str):
-        return message(502, "Internal server error")
+        return _failed("malformed Lambda proxy response")
+    if len(str(result.get("body") or "")) > LAMBDA_RESPONSE_BYTES // 2:
+        size = invocation_bytes(result)
+        if size > LAMBDA_RESPONSE_BYTES:
+            return _failed(f"response of {size} bytes is past Lambda's {LAMBDA_RESPONSE_BYTES}")
     headers = [(k, str(v)) for k, v in (result.get("headers") or {}).items()]
     for name, values in (result.get("multiValueHeaders") or {}).items():
         headers.extend((name, str(v)) for v in values)
@@ -129,3 +142,7 @@ def proxy_reply(invocation: Invocation) -> Reply:
     if not any(k.lower() == "content-type" for k, _ in headers):
         headers.append(("Content-Type", "application/json"))
     return Reply(int(result["statusCode"]), payload, tuple(headers))
+
+
+def _failed(why: str) -> Reply:
+    return Reply(502, json.dumps({"message": "Internal server error"}).encode(), why=why)

@@ -87,7 +87,7 @@ def load(cloud: LocalCloud, progress: LoadProgress) -> str:
     items, listings = forum_items(), [*business_data()["seed"], *business_data()["demo"]]
     placed = generated_orders(datetime.now(UTC))
     total = sum(map(len, items.values())) + len(listings) + len(placed)
-    _load_forum(target, client, items)
+    load_forum(target, client, items)
     _load_businesses(target, client, listings)
     progress(total - len(placed), total)
     _load_orders(target, client, placed, lambda done: progress(total - len(placed) + done, total))
@@ -99,11 +99,11 @@ def load(cloud: LocalCloud, progress: LoadProgress) -> str:
 
 
 # The repositories are imported when a load runs, so the CLI's other commands start without them.
-def _load_forum(target: Target, client: Any, items: dict[str, list[dict[str, Any]]]) -> None:
+def load_forum(target: Target, client: Any, items: dict[str, list[dict[str, Any]]]) -> None:
     from tatami_functions.models.forum.repository import ForumRepository
     from tatami_functions.models.forum.settings import ForumTables
 
-    tables = ForumTables(*(target.output(key) for key in _FORUM_OUTPUTS))
+    tables = ForumTables(*(target.output(key) for key in FORUM_OUTPUTS))
     forum = ForumRepository(tables, client)
     for table, save in (
         ("Forum", forum.save_forum),
@@ -153,7 +153,7 @@ def _load_orders(
         list(pool.map(place_all, by_customer.values()))
 
 
-_FORUM_OUTPUTS = (
+FORUM_OUTPUTS = (
     stack_outputs.OUTPUT_FORUMS_TABLE,
     stack_outputs.OUTPUT_THREADS_TABLE,
     stack_outputs.OUTPUT_REPLIES_TABLE,

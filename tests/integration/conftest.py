@@ -10,7 +10,10 @@ from pathlib import Path
 import pytest
 
 from tatami.local import engines
+from tatami.local.assembly import load_assembly
 from tatami.local.cloud import LocalCloud, LocalCloudConfig
+from tatami.local.faults import FaultPlan
+from tatami.local.routes import read_routes
 from tests.support.synthesis import synthesize
 
 REPO = Path(__file__).resolve().parents[2]
@@ -50,9 +53,17 @@ def dynamodb_local(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def app_cloud(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCloud]:
-    """tatami's own app on a local cloud of its own (functions start cold on first use)."""
+    """tatami's own app on a local cloud of its own (functions start cold on first use). Its API
+    functions' DynamoDB calls fail while a switch file exists (`tests.support.failing.failing`)."""
     root = tmp_path_factory.mktemp("app")
     synthesize(root / "cdk.out")
+    api_functions = {
+        route.function_id
+        for stack in load_assembly(root / "cdk.out").stacks
+        for route in read_routes(stack)
+        if route.function_id
+    }
+    switched = FaultPlan(switch=str(root / "faults.json"))
     config = LocalCloudConfig(
         cdk_out=root / "cdk.out",
         api_port=engines.free_port(),
@@ -62,6 +73,7 @@ def app_cloud(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCloud]:
         echo_logs=False,
         poll_interval=0.05,
         warm_functions=False,
+        faults=dict.fromkeys(sorted(api_functions), switched),
     )
     cloud = LocalCloud(config).start()
     yield cloud

@@ -1,10 +1,12 @@
 """The HTTP conventions of every tatami route.
 
 JSON in and out; 400 with a message naming the field for bad input (Powertools answers 422 by
-default, our contract says 400), including bodies that are not UTF-8 JSON; 415 for bodies of another
-type (multipart forms included); 404 JSON for unknown routes and ids; a crash is left to Lambda, so
-API Gateway answers 502 and the request id is in the log. `openapi.py` beside this module makes the
-OpenAPI document say the same.
+default, our contract says 400), including bodies that are not UTF-8 JSON and requests past the
+limits of `request_limits.py` (checked before anything is parsed; 413 for a body too large); every
+400 has the `errors` array, Powertools' BadRequestError included; 415 for bodies of another type
+(multipart forms included); 404 JSON for unknown routes and ids; 503 with Retry-After when a
+dependency fails (`dependencies.py`); a crash is left to Lambda, so API Gateway answers 502 and the
+request id is in the log. `openapi.py` beside this module makes the OpenAPI document say the same.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from re import Match
 from typing import Any
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
+from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from aws_lambda_powertools.event_handler.middlewares.openapi_validation import (
     OpenAPIRequestValidationMiddleware,
 )
@@ -24,7 +27,9 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import (
 )
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
+from tatami_functions.common.dependencies import answer_dependency_failures
 from tatami_functions.common.observability import logger
+from tatami_functions.common.request_limits import BodyTooLargeError, LimitExceededError, check_request
 from tatami_functions.common.text import nfc, normalised_event, path_value
 
 FORM_CONTENT_TYPE = "application/x-www-form-urlencoded"
@@ -34,6 +39,10 @@ MULTIPART_CONTENT_TYPE = "multipart/"
 CREATED: dict[int, OpenAPIResponse] = {201: {"description": "created"}}
 CREATED_OR_REPLACED: dict[int, OpenAPIResponse] = {200: {"description": "replaced"}, **CREATED}
 NO_CONTENT: dict[int, OpenAPIResponse] = {204: {"description": "removed"}}
+CHANGED_MEANWHILE: dict[int, OpenAPIResponse] = {
+    409: {"description": "changed by another request meanwhile; retry"}
+}
+MAX_ERRORS = 20  # listed in one 400 (pydantic reports one per bad member: a wide body means thousands)
 
 
 class _JsonBodies(OpenAPIRequestValidationMiddleware):
@@ -41,8 +50,12 @@ class _JsonBodies(OpenAPIRequestValidationMiddleware):
 
     Powertools would parse a multipart form into fields (no tatami route takes one: 415), and a
     body that is not UTF-8 escapes it as a UnicodeDecodeError (a crash, so a 502): here it is a 400
-    naming the body.
+    naming the body. Before any of it, the request is held to `request_limits`.
     """
+
+    def handler(self, app: Any, next_middleware: Any) -> Any:
+        check_request(app.current_event.raw_event)
+        return super().handler(app, next_middleware)
 
     def _get_body(self, app: Any) -> dict[str, Any]:
         content_type = app.current_event.headers.get("content-type", "").strip().lower()
@@ -94,10 +107,11 @@ class JsonResolver(APIGatewayRestResolver):
         return {name: path_value(value) for name, value in match.groupdict().items()}
 
 
-def create_resolver() -> APIGatewayRestResolver:
-    """A REST resolver with request validation and tatami's error shapes.
+def create_resolver(service: str | None = None) -> APIGatewayRestResolver:
+    """A REST resolver with request validation and tatami's error shapes; `service` names the service
+    in its 503 answers (default: the function's service, as its Logger has it).
 
-    >>> app = create_resolver()
+    >>> app = create_resolver("places")
     >>> @app.get("/ping")
     ... def ping() -> dict[str, str]:
     ...     return {"pong": "yes"}
@@ -107,10 +121,20 @@ def create_resolver() -> APIGatewayRestResolver:
 
     @app.exception_handler(RequestValidationError)
     def _invalid_request(exc: RequestValidationError) -> Response[Any]:
-        errors = [describe_error(error) for error in exc.errors()]
-        logger.info("rejected request", extra={"errors": errors})
-        message = "; ".join(f"{e['field']}: {e['message']}" for e in errors)
-        return json_response(HTTPStatus.BAD_REQUEST, {"message": message, "errors": errors})
+        return bad_request([describe_error(error) for error in exc.errors()])
+
+    @app.exception_handler(BadRequestError)
+    def _bad_request(exc: BadRequestError) -> Response[Any]:
+        field, _, reason = str(exc.msg).partition(": ")
+        if not reason:  # no field named: the request as a whole
+            field, reason = "request", field
+        where = _where(app.current_event.raw_event, field)
+        return bad_request([{"field": field, "in": where, "message": reason}])
+
+    @app.exception_handler(LimitExceededError)
+    def _past_a_limit(exc: LimitExceededError) -> Response[Any]:
+        status = HTTPStatus.REQUEST_ENTITY_TOO_LARGE if isinstance(exc, BodyTooLargeError) else None
+        return bad_request([{"field": exc.field, "in": exc.where, "message": exc.reason}], status)
 
     @app.exception_handler(RequestUnsupportedContentType)
     def _unsupported_body(_exc: RequestUnsupportedContentType) -> Response[Any]:
@@ -126,7 +150,33 @@ def create_resolver() -> APIGatewayRestResolver:
             HTTPStatus.NOT_FOUND, {"message": f"no route for {event.http_method} {event.path}"}
         )
 
+    answer_dependency_failures(app, service)
     return app
+
+
+def bad_request(errors: list[dict[str, str]], status: HTTPStatus | None = None) -> Response[Any]:
+    """A 400 (or `status`) listing `errors` (`{"field", "in", "message"}`), the message naming each.
+
+    >>> bad_request([{"field": "limit", "in": "query", "message": "too big"}]).body["message"]
+    'limit: too big'
+    """
+    logger.info("rejected request", extra={"errors": errors[:MAX_ERRORS]})
+    listed = errors[:MAX_ERRORS]
+    message = "; ".join(f"{e['field']}: {e['message']}" for e in listed)
+    if len(errors) > MAX_ERRORS:
+        message += f"; and {len(errors) - MAX_ERRORS} more"
+    return json_response(status or HTTPStatus.BAD_REQUEST, {"message": message, "errors": listed})
+
+
+def _where(event: Mapping[str, Any], field: str) -> str:
+    """Where the request holds `field`: path, query or header, else the body ("request": no field)."""
+    if field == "request":
+        return field
+    for where, key in (("path", "pathParameters"), ("query", "queryStringParameters")):
+        if field in (event.get(key) or {}):
+            return where
+    headers = {name.lower() for name in event.get("headers") or {}}
+    return "header" if field.lower() in headers else "body"
 
 
 def describe_error(error: dict[str, Any]) -> dict[str, str]:
@@ -144,8 +194,13 @@ def describe_error(error: dict[str, Any]) -> dict[str, str]:
     return {"field": field, "in": source, "message": str(error.get("msg", "is invalid"))}
 
 
-def json_response(status: int, body: Any) -> Response[Any]:
-    return Response(status_code=int(status), content_type=content_types.APPLICATION_JSON, body=body)
+def json_response(status: int, body: Any, headers: Mapping[str, str] | None = None) -> Response[Any]:
+    return Response(
+        status_code=int(status),
+        content_type=content_types.APPLICATION_JSON,
+        body=body,
+        headers=dict(headers or {}),
+    )
 
 
 ErrorAnswer = tuple[HTTPStatus, str]  # the status, and the message (`{exc}` stands for the error's text)
@@ -161,11 +216,18 @@ def answer_errors(app: APIGatewayRestResolver, answers: Mapping[type[Exception],
     (404, {'message': 'no such thing: x'})
     """
     for error, (status, message) in answers.items():
-        app.exception_handler(error)(_answer(status, message))
+        app.exception_handler(error)(_answer(app, status, message))
 
 
-def _answer(status: HTTPStatus, message: str) -> Any:
+def _answer(app: APIGatewayRestResolver, status: HTTPStatus, message: str) -> Any:
+    """The answer; a message "<field>: <reason>" also lists the field in `errors`, as a 400 does."""
+
     def answer(exc: Exception) -> Response[Any]:
-        return json_response(status, {"message": message.format(exc=exc)})
+        text = message.format(exc=exc)
+        field, named, reason = text.partition(": ")
+        if not (named and field.isidentifier()):
+            return json_response(status, {"message": text})
+        error = {"field": field, "in": _where(app.current_event.raw_event, field), "message": reason}
+        return json_response(status, {"message": text, "errors": [error]})
 
     return answer

@@ -35,6 +35,14 @@ class ClientConfig:
     def __init__(self, **options: Any) -> None:
         self.options = options
 
+    def with_options(self, **options: Any) -> ClientConfig:
+        """These options with `options` changed or added (as botocore's `Config.merge`).
+
+        >>> ClientConfig(read_timeout=2).with_options(max_pool_connections=64).options
+        {'read_timeout': 2, 'max_pool_connections': 64}
+        """
+        return ClientConfig(**(self.options | options))
+
     @cached_property
     def config(self) -> Config:
         from botocore.config import Config  # here, not at init: see the module docstring

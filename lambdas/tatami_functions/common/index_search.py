@@ -20,12 +20,17 @@ from typing import TYPE_CHECKING, Any
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
 
 from tatami_functions.common.api import json_response
-from tatami_functions.common.observability import logger, trace_aws_calls
+from tatami_functions.common.clients import aws_client
+from tatami_functions.common.dependencies import CLIENT_CONFIG
+from tatami_functions.common.observability import logger
 from tatami_functions.common.tokens import decode_token, encode_token
 from zindex import BadQueryError, Cursor, IndexedTable, SearchQuery
 
 if TYPE_CHECKING:
     from zindex.search import Searcher
+
+# The API's time budget (`common.dependencies`), with a connection for each of a page's parallel Queries.
+SEARCH_CONFIG = CLIENT_CONFIG.with_options(max_pool_connections=64)
 
 
 @cache
@@ -34,8 +39,7 @@ def searcher() -> Searcher:
     from zindex.dynamodb import IndexRepository  # here, not at init: see the module docstring
     from zindex.search import Searcher
 
-    trace_aws_calls()  # the engine makes its own client
-    return Searcher(IndexRepository(IndexedTable.from_env(os.environ)))
+    return Searcher(IndexRepository(IndexedTable.from_env(os.environ), aws_client("dynamodb", SEARCH_CONFIG)))
 
 
 def query(bounds: Mapping[str, tuple[Any, Any]]) -> SearchQuery:

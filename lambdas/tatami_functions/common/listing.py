@@ -17,7 +17,6 @@ from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from tatami_functions.common.attribute_values import deserialize, serialize
-from tatami_functions.common.clients import ClientConfig
 from tatami_functions.common.instants import instant
 from tatami_functions.common.tokens import decode_token, encode_token
 
@@ -27,13 +26,6 @@ NextToken = Annotated[
     str | None, Query(alias="next", max_length=4096, description="The `next` token of the previous page")
 ]
 Item = dict[str, Any]  # a low-level item: attribute name -> AttributeValue
-# Fail fast inside an API call (API Gateway gives up at 29 s); standard retries absorb throttling.
-CLIENT_CONFIG = ClientConfig(
-    connect_timeout=2,
-    read_timeout=5,
-    retries={"mode": "standard", "max_attempts": 4},
-    max_pool_connections=32,  # a sharded read runs up to 32 Queries at once
-)
 
 
 @dataclass(frozen=True, slots=True)

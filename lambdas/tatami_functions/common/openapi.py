@@ -1,10 +1,15 @@
-"""The OpenAPI document says what the API answers: the conventions of `common.api`, on every operation.
+"""The OpenAPI document says what the API answers: the conventions of `common.api`, on every operation,
+and what API Gateway itself answers in front of it.
 
 Powertools documents a 422 for request validation; our resolver answers 400 (`common.api`). The
 rest is what every route shares without declaring it: 404 for an id that does not exist (any
-operation with a path parameter), 413 from API Gateway for a body over 10 MB and 415 for a body that
-is not JSON (any operation with a body), 414 for a URL too long for the gateway (any operation), and
-one error shape for all of them. A 204 has no content.
+operation with a path parameter), 413 for a body over the limit and 415 for a body that is not
+JSON (any operation with a body), 414 for a URL too long for the gateway, 503 with `Retry-After`
+when a dependency fails (`common.dependencies`), and API Gateway's own answers: 403 for a request
+without a valid SigV4 signature (and for a route the API lacks), 429 when the stage throttles, 500
+when Lambda refuses the invocation (an event past 6 MB, the function throttled), 502 when the
+function fails or times out, 504 past the 29 s integration timeout. One error shape for all of them;
+a 204 has no content. Every operation requires SigV4 (API Gateway's IAM authorization).
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ ERROR_SCHEMA: dict[str, Any] = {
                 "required": ["field", "in", "message"],
                 "properties": {
                     "field": {"type": "string"},
-                    "in": {"type": "string", "description": "path, query, header or body"},
+                    "in": {"type": "string", "description": "path, query, header, body or request"},
                     "message": {"type": "string"},
                 },
             },
@@ -38,28 +43,49 @@ _POWERTOOLS_422 = "#/components/schemas/HTTPValidationError"
 _POWERTOOLS_SCHEMAS = ("HTTPValidationError", "ValidationError")
 _SHARED = {
     "400": "a parameter or the body is invalid (the message names the field)",
+    "403": "API Gateway: no valid SigV4 signature (Missing Authentication Token), or no such route",
     "404": "no such resource",
-    "413": "the body is over API Gateway's 10 MB",
+    "413": "the body is over the limit (4 MiB; API Gateway's own is 10 MB)",
     "414": "the URL is longer than the gateway accepts",
     "415": "the body is not JSON",
+    "429": "API Gateway: the stage's rate or burst limit throttled the request",
+    "500": "Lambda refused the invocation (an event past its 6 MB, or the function throttled)",
+    "502": "the function failed, timed out or answered in the wrong shape",
+    "503": "a dependency (DynamoDB, S3) is throttling, unreachable or too slow: retry after Retry-After",
+    "504": "API Gateway: no answer within its 29 s integration timeout",
+}
+_EVERY_OPERATION = ("403", "414", "429", "500", "502", "503", "504")
+_RETRY_AFTER = {
+    "Retry-After": {"description": "seconds to wait before retrying", "schema": {"type": "integer"}}
+}
+SIGV4_SCHEME = "sigv4"
+# How API Gateway exports IAM authorization (an OpenAPI 3 extension of apiKey: the Authorization header).
+SIGV4 = {
+    "type": "apiKey",
+    "name": "Authorization",
+    "in": "header",
+    "x-amazon-apigateway-authtype": "awsSigv4",
 }
 _METHODS = ("get", "put", "post", "delete", "patch", "head", "options")
 
 
 def conventional_responses(document: dict[str, Any]) -> dict[str, Any]:
-    """A copy of `document` whose operations declare the answers every tatami route gives.
+    """A copy of `document` whose operations declare the answers every tatami route gives, and SigV4.
 
     >>> doc = {"paths": {"/a/{id}": {"get": {"parameters": [{"in": "path", "name": "id"}],
     ...     "responses": {"200": {"description": "ok"}}}}}}
     >>> sorted(conventional_responses(doc)["paths"]["/a/{id}"]["get"]["responses"])
-    ['200', '400', '404', '414']
+    ['200', '400', '403', '404', '414', '429', '500', '502', '503', '504']
     """
     document = copy.deepcopy(document)
+    document["security"] = [{SIGV4_SCHEME: []}]
     for operations in document.get("paths", {}).values():
         for method in _METHODS:
             if method in operations:
                 _conventional(operations[method])
-    schemas = document.setdefault("components", {}).setdefault("schemas", {})
+    components = document.setdefault("components", {})
+    components.setdefault("securitySchemes", {})[SIGV4_SCHEME] = SIGV4
+    schemas = components.setdefault("schemas", {})
     schemas[ERROR_SCHEMA_NAME] = ERROR_SCHEMA
     if _POWERTOOLS_422 not in repr(document["paths"]):
         for name in _POWERTOOLS_SCHEMAS:
@@ -79,10 +105,11 @@ def _conventional(operation: dict[str, Any]) -> None:
         codes.append("404")
     if "requestBody" in operation:
         codes += ["413", "415"]
-    for code in [*codes, "414"]:
+    for code in [*codes, *_EVERY_OPERATION]:
         responses.setdefault(code, {"description": _SHARED[code]})
+    responses["503"].setdefault("headers", copy.deepcopy(_RETRY_AFTER))
     for code, response in responses.items():
-        if code.startswith("4") and "content" not in response:
+        if code[0] in "45" and "content" not in response:
             response["content"] = copy.deepcopy(_ERROR_CONTENT)
     responses.get("204", {}).pop("content", None)  # Powertools gives it the return type's schema
     operation["responses"] = dict(sorted(responses.items()))

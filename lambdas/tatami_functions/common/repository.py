@@ -3,10 +3,12 @@
 A repository module still owns its tables' key names, expressions and queries. What each of them
 used to write again lives here. `Repository` (every repository, of one table or several, or of a
 bucket): the client, injected or created on first use and reused across warm starts, and
-`from_environment`, the function's one instance named by its settings (`common.settings`).
-`TableRepository` (one table): `_call`, which turns a `ClientError`/`BotoCoreError` into the
-service's own 503 error (or, for the codes a caller names, into its conflict or not-found error)
-with `raise ... from exc`.
+`from_environment`, the function's one instance named by its settings (`common.settings`), and
+`_call`, which turns a `ClientError`/`BotoCoreError` into the service's own 503 error (a
+`common.dependencies.DependencyError`: a message naming what failed, never an endpoint) or, for the
+codes a caller names, into its conflict or not-found error, with `raise ... from exc`. Clients get
+`common.dependencies.CLIENT_CONFIG`'s time budget unless a repository names another.
+`TableRepository` (one table) adds the table's name from the settings.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, cast
 from botocore.exceptions import BotoCoreError, ClientError
 
 from tatami_functions.common.clients import ClientConfig
+from tatami_functions.common.dependencies import CLIENT_CONFIG, failure
 from tatami_functions.common.observability import trace_aws_calls
 from tatami_functions.common.settings import TableSettings
 
@@ -25,7 +28,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CONDITION_FAILED",
-    "POOLED",
     "TRANSACTION_CANCELED",
     "Repository",
     "TableRepository",
@@ -34,9 +36,6 @@ __all__ = [
 
 CONDITION_FAILED = "ConditionalCheckFailedException"
 TRANSACTION_CANCELED = "TransactionCanceledException"
-# For functions that run many calls at once (a merge of shard Queries, a batch route's threads):
-# a pooled connection for each, and standard retries to absorb throttling.
-POOLED = ClientConfig(max_pool_connections=32, retries={"mode": "standard", "max_attempts": 3})
 
 ClientT = TypeVar("ClientT")  # the boto3 client class of the service (DynamoDBClient, S3Client)
 _instances: dict[type[Repository[Any]], Repository[Any]] = {}
@@ -44,16 +43,25 @@ _instances: dict[type[Repository[Any]], Repository[Any]] = {}
 
 class Repository[ClientT]:
     """The base of every repository: one client, injected or created on first use and kept (reused
-    while the environment is warm), and the function's one instance, named by its environment.
+    while the environment is warm), the function's one instance, named by its environment, and
+    `_call`, the SDK call whose errors become the service's.
 
     Class attributes: `service`, the AWS service of the client ("dynamodb", "s3"); `client_config`,
-    the `ClientConfig` of the lazily created client (None: botocore's defaults). A subclass says how
-    its settings name it in `_from_env`. boto3 is imported with the first client (`common.clients`
-    says why).
+    the `ClientConfig` of the lazily created client; `noun`, what error messages name ("" leaves
+    it out); `unavailable`, the service's 503 error. A subclass says how its settings name it in
+    `_from_env`. boto3 is imported with the first client (`common.clients` says why).
+
+    >>> class Lockers(Repository):
+    ...     noun, unavailable = "lockers", RuntimeError
+    >>> throttled = ClientError({"Error": {"Code": "ThrottlingException"}}, "PutItem")
+    >>> Lockers()._failure("put_item", None, throttled)
+    RuntimeError('cannot put item on lockers: DynamoDB is throttling requests; retry after 1 s')
     """
 
     service: ClassVar[str] = "dynamodb"
-    client_config: ClassVar[ClientConfig | None] = None
+    client_config: ClassVar[ClientConfig | None] = CLIENT_CONFIG
+    noun: ClassVar[str] = ""
+    unavailable: ClassVar[type[Exception]]
 
     def __init__(self, client: ClientT | None = None) -> None:
         self._client = client
@@ -86,32 +94,6 @@ class Repository[ClientT]:
         """A new instance from the function's settings."""
         raise NotImplementedError(f"{cls.__name__} does not say how its settings name it")
 
-
-class TableRepository(Repository["DynamoDBClient"]):
-    """The base of a repository of one table; subclasses add its reads and writes.
-
-    Class attributes: `noun`, the table as error messages name it ("" leaves it out);
-    `unavailable`, the service's 503 error; `settings`, the function's declaration (its `table`
-    names the table).
-
-    >>> class Lockers(TableRepository):
-    ...     noun, unavailable = "lockers", RuntimeError
-    >>> Lockers("Tatami-Lockers")._message("put_item", None, "throttled")
-    'cannot put item on lockers: throttled'
-    """
-
-    noun: ClassVar[str] = ""
-    unavailable: ClassVar[type[Exception]]
-    settings: ClassVar[type[TableSettings]]
-
-    def __init__(self, table_name: str, client: DynamoDBClient | None = None) -> None:
-        super().__init__(client)
-        self.table_name = table_name
-
-    @classmethod
-    def _from_env(cls) -> Self:
-        return cls(cls.settings.from_env().table)
-
     def _call(
         self,
         operation: str,
@@ -122,22 +104,41 @@ class TableRepository(Repository["DynamoDBClient"]):
         **request: Any,
     ) -> Any:
         """`client.<operation>(**request)`; an error code in `errors` raises its exception, any other
-        SDK error the service's `unavailable` error, "cannot <action>: <reason>" (by default the
-        action is the operation's words on the noun: "put item on lockers")."""
+        SDK error the service's `unavailable` error, "cannot <action>: <what failed>; retry after N
+        s" (by default the action is the operation's words on the noun: "put item on lockers")."""
         try:
             return getattr(self.client, operation)(**request)
         except ClientError as exc:
             code = exc.response["Error"]["Code"]
             if errors and code in errors:
                 raise errors[code] from exc
-            raise self.unavailable(self._message(operation, action, exc)) from exc
+            raise self._failure(operation, action, exc) from exc
         except BotoCoreError as exc:
-            raise self.unavailable(self._message(operation, action, exc)) from exc
+            raise self._failure(operation, action, exc) from exc
 
-    def _message(self, operation: str, action: str | None, reason: object) -> str:
+    def _failure(self, operation: str, action: str | None, exc: BaseException) -> Exception:
+        """The service's `unavailable` error for the SDK error `exc` (raise it `from exc`)."""
         if action is None:
             action = operation.replace("_", " ") + (f" on {self.noun}" if self.noun else "")
-        return f"cannot {action}: {reason}"
+        return failure(self.unavailable, f"cannot {action}", exc, self.service)
+
+
+class TableRepository(Repository["DynamoDBClient"]):
+    """The base of a repository of one table; subclasses add its reads and writes.
+
+    Class attributes: `noun` and `unavailable` (`Repository`); `settings`, the function's
+    declaration (its `table` names the table).
+    """
+
+    settings: ClassVar[type[TableSettings]]
+
+    def __init__(self, table_name: str, client: DynamoDBClient | None = None) -> None:
+        super().__init__(client)
+        self.table_name = table_name
+
+    @classmethod
+    def _from_env(cls) -> Self:
+        return cls(cls.settings.from_env().table)
 
 
 def forget_instances() -> None:

@@ -15,11 +15,9 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Header, Pat
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 
 from tatami_functions.common.api import answer_errors, create_resolver, json_response
-from tatami_functions.common.observability import logger
 from tatami_functions.counters.configs import create_or_grow, plan
 from tatami_functions.counters.exceptions import (
     CounterNotFoundError,
-    CounterUnavailableError,
     KeyInProgressError,
     KeyReusedError,
     ShardShrinkError,
@@ -145,13 +143,6 @@ def _too_many_shards(exc: TooManyShardsError) -> Response[Any]:
 def _in_progress(_exc: KeyInProgressError) -> Response[Any]:
     message = "Idempotency-Key: a request with this key is being committed right now; retry shortly"
     return _retry_later(HTTPStatus.CONFLICT, message)
-
-
-@app.exception_handler(CounterUnavailableError)
-def _unavailable(exc: CounterUnavailableError) -> Response[Any]:
-    # The detail (which call, which error) is for the log; the caller learns what to do, never where.
-    logger.warning("counters unavailable", extra={"error": str(exc)})
-    return _retry_later(HTTPStatus.SERVICE_UNAVAILABLE, "counters are unavailable (DynamoDB), retry")
 
 
 def _retry_later(status: HTTPStatus, message: str) -> Response[Any]:

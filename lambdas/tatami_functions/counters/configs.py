@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from typing import Literal
 
+from tatami_functions.common.dependencies import THROTTLED_RETRY_AFTER
 from tatami_functions.counters.counters_table import CountersTable
 from tatami_functions.counters.exceptions import (
     CounterNotFoundError,
@@ -67,7 +68,9 @@ def create_or_grow(wanted: CounterConfig, keep_existing: bool = False) -> tuple[
         if table.grow_config(wanted, existing.shards):
             _cache.pop(wanted.name, None)
             return wanted, "grown"
-    raise CounterUnavailableError(f"counter {wanted.name!r} kept changing under concurrent PUTs")
+    raise CounterUnavailableError(
+        f"counter {wanted.name!r} kept changing under concurrent PUTs", retry_after=THROTTLED_RETRY_AFTER
+    )
 
 
 def cached_config(name: str) -> CounterConfig:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tatami_functions.common.dependencies import DependencyError
+
 
 class CounterError(Exception):
     """Base of every counters error."""
@@ -32,9 +34,9 @@ class TooManyShardsError(CounterError):
         super().__init__(f"target_wcu needs {needed} shards; at most {limit} are supported")
 
 
-class CounterUnavailableError(CounterError):
+class CounterUnavailableError(CounterError, DependencyError):
     """DynamoDB failed a call (throttled past the SDK's retries, unreachable, timed out, or unprocessed
-    keys left): the caller should retry (503 with Retry-After)."""
+    keys left): the caller should retry (503 with Retry-After, `common.dependencies`)."""
 
 
 class KeyReusedError(CounterError):

@@ -19,6 +19,7 @@ import random
 import time
 from typing import Any
 
+from tatami_functions.common.dependencies import THROTTLED_RETRY_AFTER
 from tatami_functions.counters.configs import cached_config
 from tatami_functions.counters.exceptions import (
     CounterUnavailableError,
@@ -87,7 +88,9 @@ def _commit(config: CounterConfig, by: int, record: IncrementRecord) -> Incremen
             time.sleep(0.02 * 2**attempt + random.uniform(0, 0.02))
     if conflict.on_key:
         raise KeyInProgressError() from conflict
-    raise CounterUnavailableError("cannot add to the counter: its shards stayed busy") from conflict
+    raise CounterUnavailableError(
+        "cannot add to the counter: its shards stayed busy", retry_after=THROTTLED_RETRY_AFTER
+    ) from conflict
 
 
 def _replay(stored: IncrementRecord, record: IncrementRecord) -> dict[str, Any]:

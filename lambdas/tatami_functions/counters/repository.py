@@ -10,23 +10,13 @@ from __future__ import annotations
 
 from typing import ClassVar, Self
 
-from tatami_functions.common.clients import ClientConfig, aws_client
+from tatami_functions.common.clients import aws_client
+from tatami_functions.common.dependencies import CLIENT_CONFIG
 from tatami_functions.common.repository import TableRepository
 from tatami_functions.counters.exceptions import CounterUnavailableError
 from tatami_functions.counters.settings import settings
 
-__all__ = ["CLIENT_CONFIG", "CountersRepository"]
-
-# A pooled connection for each of the read path's parallel calls; standard retries absorb throttling.
-# A DynamoDB call answers in milliseconds: a frozen endpoint is given up on after 3 tries of 1 s to
-# connect and 2 s to answer (at most ~9 s with backoff), so the caller gets a 503 before the API
-# function's 10 s timeout turns it into the gateway's 504.
-CLIENT_CONFIG = ClientConfig(
-    max_pool_connections=16,
-    connect_timeout=1,
-    read_timeout=2,
-    retries={"mode": "standard", "max_attempts": 3},
-)
+__all__ = ["CountersRepository"]
 
 
 class CountersRepository(TableRepository):
@@ -38,4 +28,5 @@ class CountersRepository(TableRepository):
 
     @classmethod
     def _from_env(cls) -> Self:
+        # One client for the three tables (the API functions' time budget, a connection per parallel read).
         return cls(settings().require(cls.table_setting), aws_client("dynamodb", CLIENT_CONFIG))

@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from typing import Any
 
+from tatami_functions.common.dependencies import THROTTLED_RETRY_AFTER
 from tatami_functions.counters.exceptions import CounterUnavailableError
 from tatami_functions.counters.repository import CountersRepository
 from tatami_functions.counters.sharding import shard_key
@@ -95,4 +96,7 @@ class ShardsTable(CountersRepository):
                 return found
             time.sleep(min(1.0, 0.025 * 2**attempt))  # throttled: back off as the SDK guides suggest
         left = len(request[self.table_name]["Keys"])
-        raise CounterUnavailableError(f"cannot read counter shards: {left} keys left unprocessed (throttled)")
+        raise CounterUnavailableError(
+            f"cannot read counter shards: {left} keys left unprocessed (throttled)",
+            retry_after=THROTTLED_RETRY_AFTER,
+        )

@@ -21,7 +21,7 @@ PACKAGE_ROOT = Path(__file__).resolve().parent.parent  # tatami_functions/, as i
 PACKAGE = __name__.partition(".")[0]
 NOT_SERVICES = {"docs", "common"}
 
-app = create_resolver()
+app = create_resolver("the API document")
 
 
 def service_api_modules(root: Path = PACKAGE_ROOT) -> list[str]:

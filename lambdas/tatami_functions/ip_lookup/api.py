@@ -6,7 +6,6 @@ in the batch body); one request never mixes versions.
 
 from __future__ import annotations
 
-from http import HTTPStatus
 from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response, content_types
@@ -14,15 +13,15 @@ from aws_lambda_powertools.event_handler.openapi.params import Path
 from pydantic import AfterValidator, BaseModel, Field
 from pydantic_core import PydanticCustomError
 
-from tatami_functions.common.api import create_resolver, json_response
-from tatami_functions.common.observability import logger
+from tatami_functions.common.api import create_resolver
 from tatami_functions.ip_lookup.addresses import parse_address
-from tatami_functions.ip_lookup.exceptions import InvalidAddressError, RangesUnavailableError
+from tatami_functions.ip_lookup.exceptions import InvalidAddressError
 from tatami_functions.ip_lookup.lookup import MAX_BATCH, resolve
 
 VERSION_HEADER = "X-Ip-Dataset-Version"
+ADDRESS_FORMATS: dict[str, Any] = {"anyOf": [{"format": "ipv4"}, {"format": "ipv6"}]}
 
-app = create_resolver()
+app = create_resolver("IP lookup")
 
 
 def _is_address(text: str) -> str:
@@ -41,14 +40,6 @@ class LookupRequest(BaseModel):
     )
 
 
-@app.exception_handler(RangesUnavailableError)
-def _unavailable(exc: RangesUnavailableError) -> Response[Any]:
-    logger.warning("ranges table unavailable", extra={"error": str(exc)})
-    return json_response(
-        HTTPStatus.SERVICE_UNAVAILABLE, {"message": "the IP ranges table is unavailable; retry later"}
-    )
-
-
 @app.get(
     "/ip/<address>",
     summary="The range that contains an IP address, and its metadata",
@@ -57,7 +48,9 @@ def _unavailable(exc: RangesUnavailableError) -> Response[Any]:
 )
 def get_ip(
     address: Annotated[
-        str, Path(description="IPv4 or IPv6 address", max_length=64), AfterValidator(_is_address)
+        str,
+        Path(description="IPv4 or IPv6 address", max_length=64, json_schema_extra=ADDRESS_FORMATS),
+        AfterValidator(_is_address),
     ],
 ) -> Response[Any]:
     resolution = resolve([address])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tatami_functions.common.dependencies import DependencyError
+
 
 class IpLookupError(Exception):
     """Base class of the service's errors."""
@@ -11,5 +13,5 @@ class InvalidAddressError(IpLookupError, ValueError):
     """The text is not an IPv4 or IPv6 address (the message says why)."""
 
 
-class RangesUnavailableError(IpLookupError):
-    """DynamoDB refused a read of the ranges table (throttled, missing table, no permission)."""
+class RangesUnavailableError(IpLookupError, DependencyError):
+    """DynamoDB failed a call (throttled, unreachable, too slow or refusing): the API answers 503."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tatami_functions.common.repository import POOLED, TableRepository
+from tatami_functions.common.repository import TableRepository
 from tatami_functions.ip_lookup.addresses import Address
 from tatami_functions.ip_lookup.exceptions import RangesUnavailableError
 from tatami_functions.ip_lookup.keys import (
@@ -36,13 +36,12 @@ class RangesTable(TableRepository):
     """
 
     noun, unavailable, settings = "the ranges table", RangesUnavailableError, LookupSettings
-    client_config = POOLED  # the batch route runs up to 16 queries at once; a pooled connection each
 
     def pointer(self) -> Pointer | None:
         """The live dataset (a strongly consistent read: it is taken right after a switch), or None."""
         response = self._call(
             "get_item",
-            action="read the dataset alias",
+            action="read the IP ranges' dataset alias",
             TableName=self.table_name,
             Key=singleton_key(ALIAS_PK),
             ConsistentRead=True,

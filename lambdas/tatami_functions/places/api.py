@@ -13,12 +13,12 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
 from tatami_functions.common import index_search
 from tatami_functions.common.api import answer_errors, create_resolver
-from tatami_functions.places.exceptions import PlaceNotFoundError, PlacesUnavailableError
+from tatami_functions.places.exceptions import PlaceNotFoundError
 from tatami_functions.places.models import DEFAULT_LIMIT, ID_PATTERN, MAX_LIMIT, PlaceIn, PlaceOut, SearchOut
 from tatami_functions.places.repository import environment_table
 from tatami_functions.places.schema import MAX_POPULATION
 
-app = create_resolver()
+app = create_resolver("places")
 index_search.answer_bad_queries(app)
 SCOPE = "places-search"
 
@@ -32,7 +32,6 @@ answer_errors(
     app,
     {
         PlaceNotFoundError: (HTTPStatus.NOT_FOUND, "no place with id {exc}"),
-        PlacesUnavailableError: (HTTPStatus.SERVICE_UNAVAILABLE, "{exc}"),
     },
 )
 

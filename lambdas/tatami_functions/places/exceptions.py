@@ -5,6 +5,8 @@ Search errors come from the engine (``zindex.BadQueryError``: a 400 naming the f
 
 from __future__ import annotations
 
+from tatami_functions.common.dependencies import DependencyError
+
 
 class PlacesError(Exception):
     """Base class of the service's errors."""
@@ -14,5 +16,5 @@ class PlaceNotFoundError(PlacesError):
     """No place has this id (the API answers 404)."""
 
 
-class PlacesUnavailableError(PlacesError):
-    """DynamoDB did not answer (the API answers 503)."""
+class PlacesUnavailableError(PlacesError, DependencyError):
+    """DynamoDB failed a call (throttled, unreachable, too slow or refusing): the API answers 503."""

@@ -13,7 +13,7 @@ from botocore.retries import standard
 
 from tatami.local.faults import _error_response
 from tatami_functions.common.clients import aws_client
-from tatami_functions.counters.repository import CLIENT_CONFIG
+from tatami_functions.common.dependencies import CLIENT_CONFIG
 
 Call = Callable[..., tuple[int, dict[str, Any], dict[str, str]]]  # the `call` fixture
 ENDPOINT = "https://dynamodb.eu-west-1.amazonaws.com/"

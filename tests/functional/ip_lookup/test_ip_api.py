@@ -173,5 +173,9 @@ def test_a_table_dynamodb_refuses_is_a_503_not_a_crash(call: Any, monkeypatch: p
     for name, value in LookupSettings.environment(table="no-such-table").items():
         monkeypatch.setenv(name, value)
     forget_instances()
-    status, body, _ = get(call, "1.0.0.1")
-    assert status == 503 and body == {"message": "the IP ranges table is unavailable; retry later"}
+    status, body, headers = get(call, "1.0.0.1")
+    assert status == 503 and headers["Retry-After"] == "5"
+    assert body == {
+        "message": "cannot read the IP ranges' dataset alias: DynamoDB refused the request "
+        "(ResourceNotFoundException); retry after 5 s"
+    }

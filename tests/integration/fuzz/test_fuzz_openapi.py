@@ -2,8 +2,10 @@
 
 schemathesis (settings and the checks left out, with reasons: `schemathesis.toml`) reads the
 document the API serves, so a new route or parameter is fuzzed without a line here. The checks: no
-5xx, status codes, content types and bodies the document declares. `make test` runs a bounded seeded
-pass (FUZZ_EXAMPLES per operation, 5 by default); `make fuzz` a longer one with the coverage phase's
+5xx, status codes, content types and bodies the document declares; and no operation whose generated
+requests were all refused (schemathesis's "validation mismatch" warning: a declared schema looser than
+what the API validates keeps fuzzing away from the handlers). `make test` runs a bounded seeded pass
+(FUZZ_EXAMPLES per operation, 5 by default); `make fuzz` a longer one with the coverage phase's
 boundary cases (FUZZ_PHASES).
 """
 
@@ -19,9 +21,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import requests
 
 from tatami.local import engines
 from tatami.local.cloud import LocalCloud
+from tatami.samples.models_forum_orders import forum_items, load_forum
+from tatami.target import cloud_target
 
 REPO = Path(__file__).resolve().parents[3]
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "5"))
@@ -30,6 +35,12 @@ EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "5"))
 PHASES = os.environ.get("FUZZ_PHASES", "examples,fuzzing")
 # Failures found in a service another issue is rewriting, reported to it; delete an entry with its fix.
 KNOWN: dict[tuple[str, str], str] = {}  # failures fuzzing found and nobody fixed yet (none)
+# Operations whose schema is looser than their validation by necessity, not by neglect.
+LOOSER_BY_DESIGN = {
+    # The value's type depends on the path's {field} (a quantity is a number, a category text):
+    # JSON Schema cannot tie a body to a path parameter, so most generated values are refused.
+    "PUT /users/{user_id}/cart/items/{item_id}/{field}",
+}
 
 
 @pytest.fixture(scope="module")
@@ -41,10 +52,38 @@ def fuzzed_cloud(app_cloud: LocalCloud, tmp_path_factory: pytest.TempPathFactory
         dynamodb_port=engines.free_port(),
         moto_port=engines.free_port(),
         work_dir=tmp_path_factory.mktemp("fuzzed"),
+        faults={},
     )
     cloud = LocalCloud(config).start()
+    _seed(cloud)
     yield cloud
     cloud.stop()
+
+
+def _seed(cloud: LocalCloud) -> None:
+    """What schemathesis.toml's fixed path parameters name: a bill, a customer with an invoice and an
+    order, seed 001's forum, a counter, a cart item."""
+    invoice: dict[str, Any] = {"customer": {"id": "fuzz-customer", "name": "F", "state": "WA"}}
+    invoice |= {"date": "2024-05-01", "due_date": "2024-05-21", "status": "Open", "balance": 1}
+    invoice["bills"] = [{"bill_id": "fuzz-bill", "due_date": "2024-05-02", "amount": 1, "balance": 1}]
+    item = {
+        "item_name": "箸",
+        "sku": "SKU",
+        "quantity": 1,
+        "price": 880,
+        "category": "食器",
+        "sub_category": "箸",
+    }
+    for method, path, body in [
+        ("PUT", "/invoices/fuzz-invoice", invoice),
+        ("POST", "/orders", {"CustomerId": "fuzz-customer", "Total": 1}),
+        ("PUT", "/counters/fuzz-counter", {"target_wcu": 100}),
+        ("PUT", "/users/fuzz-user/cart/items/fuzz-item", item),
+    ]:
+        response = requests.request(method, f"{cloud.api_url}{path}", json=body, timeout=120)
+        assert response.status_code in (200, 201), response.text
+    target = cloud_target(cloud)
+    load_forum(target, target.client("dynamodb"), forum_items())
 
 
 def test_every_operation_holds_under_fuzzing(fuzzed_cloud: LocalCloud, tmp_path: Path) -> None:
@@ -73,6 +112,8 @@ def test_every_operation_holds_under_fuzzing(fuzzed_cloud: LocalCloud, tmp_path:
     api_errors = [error for error in summary["errors"] if error["title"] != "Runtime Error"]
     assert summary["operations"]["total"] > 0 and not api_errors, summary["errors"]
     assert not new, f"{new}\n{run.stdout[-12000:]}"
+    looser = set(summary["warnings"]["validation_mismatch"]) - LOOSER_BY_DESIGN
+    assert not looser, run.stdout[-12000:]
 
 
 def _split(failures: list[dict[str, Any]]) -> tuple[list[str], list[dict[str, Any]]]:

@@ -38,6 +38,13 @@ def test_fire_runs_a_scheduled_rule_of_the_running_cloud(
     assert probe_cloud.api_url in status.output
     streams = json.loads(status.output)["streams"]  # each stream trigger's backlog, from the running cloud
     assert streams and all(s["backlog_records"] >= 0 and "records_delivered" in s for s in streams.values())
+    engines = json.loads(status.output)["engines"]  # each engine up, and the watchdog's restarts
+    assert engines["DynamoDB Local"] == {
+        "endpoint": probe_cloud.dynamodb_endpoint,
+        "running": True,
+        "restarts": 0,
+    }
+    assert engines["moto server"]["running"]
 
 
 def test_commands_without_a_running_cloud_say_how_to_start_one(

@@ -70,12 +70,17 @@ def test_a_poisoned_record_is_retried_bisected_and_sent_to_the_failure_queue(pro
 
 def test_api_gateway_answers_for_what_it_rejects(probe_cloud: LocalCloud) -> None:
     api = probe_cloud.api_url
-    unknown = requests.get(f"{api}/no/such/route", timeout=10)
-    assert unknown.status_code == 404 and "no route" in unknown.json()["message"]
+    unknown = requests.get(f"{api}/no/such/route", timeout=10)  # as API Gateway with IAM auth answers
+    assert (unknown.status_code, unknown.json()) == (403, {"message": "Missing Authentication Token"})
     missing = requests.get(f"{api}/notes", timeout=10)
     assert missing.status_code == 400 and "prefix" in missing.json()["message"]
     too_large = requests.post(f"{api}/echo", data=b"x" * (10 * 1024 * 1024 + 1), timeout=30)
     assert too_large.status_code == 413
+    past_lambda = requests.post(f"{api}/echo", data=b"x" * (7 * 1024 * 1024), timeout=30)  # Lambda: 6 MB
+    assert (past_lambda.status_code, past_lambda.json()) == (500, {"message": "Internal server error"})
+    request_id = past_lambda.headers["x-amzn-RequestId"]
+    refused = [line for line in probe_cloud.log.snapshot() if request_id in line]
+    assert any("Lambda refused the invocation: 7" in line for line in refused), refused
     just_fits = requests.post(f"{api}/echo", data=b"x" * (1024 * 1024), timeout=30)
     assert just_fits.json()["bytes"] == 1024 * 1024
 
@@ -95,10 +100,11 @@ def test_a_crash_is_a_502_logged_with_the_request_id(probe_cloud: LocalCloud) ->
     assert requests.get(f"{probe_cloud.api_url}/malformed", timeout=10).status_code == 502
 
 
-def test_a_handler_past_its_timeout_is_a_504_not_a_hang(probe_cloud: LocalCloud) -> None:
+def test_a_handler_past_its_timeout_is_a_502_not_a_hang(probe_cloud: LocalCloud) -> None:
+    """Lambda ends the function at its timeout, a function error: API Gateway answers 502."""
     started = time.monotonic()
     response = requests.get(f"{probe_cloud.api_url}/slow", params={"seconds": "30"}, timeout=20)
-    assert response.status_code == 504
+    assert (response.status_code, response.json()) == (502, {"message": "Internal server error"})
     assert time.monotonic() - started < 6  # the probe function's timeout is 3 s
     assert requests.get(f"{probe_cloud.api_url}/state", timeout=10).status_code == 200  # replaced, serving
 

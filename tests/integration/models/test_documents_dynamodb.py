@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from tatami_functions.models.documents.exceptions import DocumentConflictError, DocumentNotFoundError
-from tatami_functions.models.documents.models import Status, query_read_units, status_with_created_on
+from tatami_functions.models.documents.exceptions import DocumentNotFoundError, ReportIdTakenError
+from tatami_functions.models.documents.models import DocumentStatus, query_read_units, status_with_created_on
 from tatami_functions.models.documents.repository import INDEX, DocumentsTable
 from tests.support import models_workshop
 from tests.support.models_workshop import Workshop
@@ -29,7 +29,7 @@ def fifty_reports(workshop: Workshop) -> tuple[DocumentsTable, str]:
                 "report_id": f"seed-{n:02d}",
                 "user_id": "SEED-USER",
                 "status_with_created_on": status_with_created_on(
-                    Status.COMPLETED, date(2021, 7, 1) + timedelta(n)
+                    DocumentStatus.COMPLETED, date(2021, 7, 1) + timedelta(n)
                 ),
                 "summary": f"レポート {n}",
                 "size": SEED_ITEM_KB * KB,
@@ -44,7 +44,7 @@ def test_listing_50_documents_from_the_gsi_costs_1_rcu(
 ) -> None:
     documents, user = fifty_reports
     workshop.recorder.clear()
-    listed, _last = documents.list(user, Status.COMPLETED, None, SEED_ITEMS)
+    listed, _last = documents.list(user, DocumentStatus.COMPLETED, None, SEED_ITEMS)
     assert len(listed) == 50 and listed[0]["created_on"] == "2021-08-19"  # newest first
     assert set(listed[0]) == {"report_id", "status", "created_on", "summary"}  # never a body
     (call,) = workshop.recorder.calls
@@ -91,7 +91,7 @@ def test_a_document_is_one_getitem_and_invisible_to_other_users(
     assert workshop.recorder.operations() == [("GetItem", None)]
     with pytest.raises(DocumentNotFoundError):
         documents.get("SOMEONE-ELSE", "seed-07")
-    with pytest.raises(DocumentConflictError):  # nobody overwrites another user's report_id
+    with pytest.raises(ReportIdTakenError):  # nobody overwrites another user's report_id
         documents.put(
             {
                 "report_id": "seed-07",

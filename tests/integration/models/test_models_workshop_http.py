@@ -198,7 +198,8 @@ def test_documents_are_private_patched_and_deleted(api: str) -> None:
         "/users/SUE/documents/r-2021-07-001",
         {"status": "PENDING", "summary": "s", "document": "d"},
     )
-    assert taken.status_code == 409
+    assert (taken.status_code, taken.json()["errors"][0]["field"]) == (409, "report_id")
+    assert "MAX" not in taken.text and "another user" not in taken.text  # nothing of who holds it
     created = call(
         api, "PUT", "/users/SUE/documents/sue-1", {"status": "PENDING", "summary": "s", "document": "d"}
     )

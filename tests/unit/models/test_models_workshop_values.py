@@ -22,7 +22,7 @@ from tatami_functions.models.documents.models import (
     INLINE_MAX_BYTES,
     MAX_DOCUMENT_BYTES,
     DocumentIn,
-    Status,
+    DocumentStatus,
     listed,
     query_read_units,
     status_with_created_on,
@@ -91,7 +91,7 @@ def test_bodies_up_to_8_kib_compressed_stay_inline_and_larger_go_to_s3() -> None
 
 def test_a_document_over_1_mib_is_refused_naming_document() -> None:
     with pytest.raises(ValidationError) as caught:
-        DocumentIn(status=Status.PENDING, summary="s", document="a" * (MAX_DOCUMENT_BYTES + 1))
+        DocumentIn(status=DocumentStatus.PENDING, summary="s", document="a" * (MAX_DOCUMENT_BYTES + 1))
     assert caught.value.errors()[0]["loc"] == ("document",)
 
 

@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
 from tatami_functions.common.api import (
+    CHANGED_MEANWHILE,
     CREATED_OR_REPLACED,
     NO_CONTENT,
     answer_errors,
@@ -20,13 +21,12 @@ from tatami_functions.common.listing import Limit, ListPage, NextToken, cursor_f
 from tatami_functions.labs.employees.exceptions import (
     EmployeeConflictError,
     EmployeeNotFoundError,
-    EmployeesUnavailableError,
 )
 from tatami_functions.labs.employees.models import MAX_ID, EmployeeIn, KeyPart, Name
 from tatami_functions.labs.employees.queries import QuestionError, plan
 from tatami_functions.labs.employees.repository import default_table
 
-app = create_resolver()
+app = create_resolver("employees")
 
 Id = Annotated[int, Path(ge=1, le=MAX_ID, description="The employee id (1..10^9)")]
 TAGS = ["labs: employees"]
@@ -37,7 +37,6 @@ answer_errors(
     {
         EmployeeNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
         EmployeeConflictError: (HTTPStatus.CONFLICT, "{exc}"),
-        EmployeesUnavailableError: (HTTPStatus.SERVICE_UNAVAILABLE, "employees are unavailable, retry"),
     },
 )
 
@@ -79,7 +78,7 @@ def get_employee(id: Id) -> dict[str, Any]:
     "/employees/<id>",
     summary="Create or replace an employee and its index entries",
     tags=TAGS,
-    responses=CREATED_OR_REPLACED,
+    responses={**CREATED_OR_REPLACED, **CHANGED_MEANWHILE},
 )
 def put_employee(id: Id, body: Annotated[EmployeeIn, Body()]) -> Response[Any]:
     created, employee = default_table().put(id, body)
@@ -87,7 +86,10 @@ def put_employee(id: Id, body: Annotated[EmployeeIn, Body()]) -> Response[Any]:
 
 
 @app.delete(
-    "/employees/<id>", summary="Remove an employee and its index entries", tags=TAGS, responses=NO_CONTENT
+    "/employees/<id>",
+    summary="Remove an employee and its index entries",
+    tags=TAGS,
+    responses={**NO_CONTENT, **CHANGED_MEANWHILE},
 )
 def delete_employee(id: Id) -> Response[Any]:
     default_table().delete(id)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tatami_functions.common.dependencies import DependencyError
+
 
 class EmployeesError(Exception):
     """Base class of the lab's errors."""
@@ -15,5 +17,5 @@ class EmployeeConflictError(EmployeesError):
     """The employee changed between the read and the write (retry)."""
 
 
-class EmployeesUnavailableError(EmployeesError):
-    """DynamoDB refused a call (throttled, missing table, no permission)."""
+class EmployeesUnavailableError(EmployeesError, DependencyError):
+    """DynamoDB failed a call (throttled, unreachable, too slow or refusing): the API answers 503."""

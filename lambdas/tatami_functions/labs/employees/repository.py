@@ -12,7 +12,6 @@ from collections.abc import Iterable
 from typing import Any
 
 from tatami_functions.common.listing import (
-    CLIENT_CONFIG,
     Item,
     ListPage,
     ReadStats,
@@ -51,7 +50,7 @@ class EmployeesTable(VersionedTable):
     47
     """
 
-    unavailable, settings, client_config = EmployeesUnavailableError, EmployeesSettings, CLIENT_CONFIG
+    unavailable, settings = EmployeesUnavailableError, EmployeesSettings
     conflict, entity = EmployeeConflictError, "employee"
 
     def get(self, employee_id: int) -> tuple[dict[str, Any], ReadStats]:

@@ -9,6 +9,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 
 from tatami_functions.common.api import (
+    CHANGED_MEANWHILE,
     CREATED_OR_REPLACED,
     NO_CONTENT,
     answer_errors,
@@ -19,13 +20,12 @@ from tatami_functions.common.listing import Limit, NextToken, cursor_from, scope
 from tatami_functions.labs.invoices.exceptions import (
     InvoiceConflictError,
     InvoiceNotFoundError,
-    InvoicesUnavailableError,
 )
 from tatami_functions.labs.invoices.items import BILL, CUSTOMER, key
 from tatami_functions.labs.invoices.models import ID_PATTERN, InvoiceIn
 from tatami_functions.labs.invoices.repository import default_table
 
-app = create_resolver()
+app = create_resolver("invoices")
 
 Id = Annotated[str, Path(pattern=ID_PATTERN, description="Letters, digits, '_', '.', '-' (1..36)")]
 TAGS = ["labs: invoices"]
@@ -36,7 +36,6 @@ answer_errors(
     {
         InvoiceNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
         InvoiceConflictError: (HTTPStatus.CONFLICT, "{exc}"),
-        InvoicesUnavailableError: (HTTPStatus.SERVICE_UNAVAILABLE, "invoices are unavailable, retry"),
     },
 )
 
@@ -51,14 +50,19 @@ def get_invoice(id: Id) -> dict[str, Any]:
     "/invoices/<id>",
     summary="Create or replace an invoice, its bill lines and customer",
     tags=TAGS,
-    responses=CREATED_OR_REPLACED,
+    responses={**CREATED_OR_REPLACED, **CHANGED_MEANWHILE},
 )
 def put_invoice(id: Id, body: Annotated[InvoiceIn, Body()]) -> Response[Any]:
     created, invoice = default_table().put(id, body)
     return json_response(HTTPStatus.CREATED if created else HTTPStatus.OK, invoice)
 
 
-@app.delete("/invoices/<id>", summary="Remove an invoice and its edges", tags=TAGS, responses=NO_CONTENT)
+@app.delete(
+    "/invoices/<id>",
+    summary="Remove an invoice and its edges",
+    tags=TAGS,
+    responses={**NO_CONTENT, **CHANGED_MEANWHILE},
+)
 def delete_invoice(id: Id) -> Response[Any]:
     default_table().delete(id)
     return Response(status_code=HTTPStatus.NO_CONTENT)

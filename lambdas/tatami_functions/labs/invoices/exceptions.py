@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tatami_functions.common.dependencies import DependencyError
+
 
 class InvoicesError(Exception):
     """Base class of the lab's errors."""
@@ -15,5 +17,5 @@ class InvoiceConflictError(InvoicesError):
     """The invoice changed between the read and the write (retry)."""
 
 
-class InvoicesUnavailableError(InvoicesError):
-    """DynamoDB refused a call (throttled, missing table, no permission)."""
+class InvoicesUnavailableError(InvoicesError, DependencyError):
+    """DynamoDB failed a call (throttled, unreachable, too slow or refusing): the API answers 503."""

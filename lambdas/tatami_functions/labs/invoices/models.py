@@ -11,12 +11,17 @@ import enum
 from decimal import Decimal
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, WithJsonSchema, field_validator
 
 ID_PATTERN = r"^[A-Za-z0-9_.-]{1,36}$"
 MAX_BILLS = 20  # 2 writes per bill line + 3 + stale deletes stay under a transaction's 100 actions
 Id = Annotated[str, Field(pattern=ID_PATTERN, description="Letters, digits, '_', '.', '-' (1..36)")]
-Money = Annotated[Decimal, Field(ge=0, le=Decimal("1e12"), decimal_places=2, description="2 decimals")]
+# pydantic documents a Decimal as "a number or any string" and leaves decimal_places out.
+Money = Annotated[
+    Decimal,
+    Field(ge=0, le=Decimal("1e12"), decimal_places=2, description="2 decimals"),
+    WithJsonSchema({"type": "number", "minimum": 0, "maximum": 1e12, "multipleOf": 0.01}),
+]
 Text = Annotated[str, Field(min_length=1, max_length=200)]
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from tatami_functions.common.listing import (
-    CLIENT_CONFIG,
     Item,
     ListPage,
     ReadStats,
@@ -46,7 +45,7 @@ class InvoicesTable(VersionedTable):
     'Open'
     """
 
-    unavailable, settings, client_config = InvoicesUnavailableError, InvoicesSettings, CLIENT_CONFIG
+    unavailable, settings = InvoicesUnavailableError, InvoicesSettings
     conflict, entity = InvoiceConflictError, "invoice"
 
     def invoice(self, invoice_id: str) -> tuple[dict[str, Any], ReadStats]:

@@ -14,7 +14,7 @@ from tatami_functions.models.businesses.exceptions import BusinessNotFoundError
 from tatami_functions.models.businesses.models import ID_PATTERN, TYPE_PATTERN, Business, location_levels
 from tatami_functions.models.businesses.repository import BusinessesRepository
 
-app = create_resolver()
+app = create_resolver("businesses")
 
 Id = Annotated[str, Path(pattern=ID_PATTERN, description="Letters, digits, '_', '.', '-' (1..64)")]
 

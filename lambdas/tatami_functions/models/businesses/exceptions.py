@@ -1,6 +1,8 @@
-"""What the businesses model can refuse: an unknown business id (404)."""
+"""What the businesses model can refuse: an unknown business id (404), a failing DynamoDB (503)."""
 
 from __future__ import annotations
+
+from tatami_functions.common.dependencies import DependencyError
 
 
 class BusinessesError(Exception):
@@ -10,3 +12,7 @@ class BusinessesError(Exception):
 class BusinessNotFoundError(BusinessesError, LookupError):
     def __init__(self, business_id: str) -> None:
         super().__init__(f"no business {business_id!r}")
+
+
+class BusinessesUnavailableError(BusinessesError, DependencyError):
+    """DynamoDB failed a call (throttled, unreachable, too slow or refusing): the API answers 503."""

@@ -21,7 +21,11 @@ Text = Annotated[str, StringConstraints(strip_whitespace=True, max_length=400)]
 class Business(BaseModel):
     """`PUT /businesses/{id}`: the seed's attributes; empty values are treated as absent."""
 
-    model_config = ConfigDict(extra="forbid")
+    # A location is whole or absent: the document says so (JSON Schema's dependentRequired).
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"dependentRequired": {at: [o for o in LEVELS if o != at] for at in LEVELS}},
+    )
 
     BusinessType: str = Field(pattern=TYPE_PATTERN)
     BusinessName: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=400)]

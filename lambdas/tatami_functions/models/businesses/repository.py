@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from tatami_functions.common.listing import (
-    CLIENT_CONFIG,
     Item,
     ListPage,
     ReadStats,
@@ -21,7 +20,7 @@ from tatami_functions.common.listing import (
     start_key,
 )
 from tatami_functions.common.repository import TableRepository
-from tatami_functions.models.businesses.exceptions import BusinessNotFoundError
+from tatami_functions.models.businesses.exceptions import BusinessesUnavailableError, BusinessNotFoundError
 from tatami_functions.models.businesses.models import LEVELS, SEPARATOR, Business
 from tatami_functions.models.businesses.settings import BusinessesSettings
 
@@ -58,19 +57,18 @@ def shown(item: Item) -> dict[str, Any]:
 class BusinessesRepository(TableRepository):
     """Writes listings and answers "businesses of type T in location L"."""
 
-    settings = BusinessesSettings
-    client_config = CLIENT_CONFIG
+    noun, unavailable, settings = "businesses", BusinessesUnavailableError, BusinessesSettings
 
     def save(self, business_id: str, business: Business) -> dict[str, Any]:
         """Create or replace a listing; empty attributes are left out (seed 002: sparse indexes)."""
         values = {k: v for k, v in business.model_dump().items() if v != ""}
         location = business.location()
         item = {"BusinessId": business_id, **values, **({"Location": location} if location else {})}
-        self.client.put_item(TableName=self.table_name, Item=low_level(item))
+        self._call("put_item", TableName=self.table_name, Item=low_level(item))
         return shown(low_level(item))
 
     def get(self, business_id: str) -> dict[str, Any]:
-        response = self.client.get_item(TableName=self.table_name, Key={"BusinessId": {"S": business_id}})
+        response = self._call("get_item", TableName=self.table_name, Key={"BusinessId": {"S": business_id}})
         if "Item" not in response:
             raise BusinessNotFoundError(business_id)
         return shown(response["Item"])
@@ -91,6 +89,6 @@ class BusinessesRepository(TableRepository):
         }
         if condition:  # LOCATION is one of DynamoDB's reserved words
             request["ExpressionAttributeNames"] = {"#location": "Location"}
-        response = self.client.query(**request)
+        response = self._call("query", **request)
         items, next_key = cut(response["Items"], response.get("LastEvaluatedKey"), limit, INDEX_KEYS)
         return ListPage([shown(item) for item in items], next_key, ReadStats.of(response))

@@ -11,13 +11,13 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
 from tatami_functions.common.api import answer_errors, create_resolver
 from tatami_functions.common.tokens import decode_token, encode_token
-from tatami_functions.models.campaigns.exceptions import CampaignsUnavailableError, ProfileNotFoundError
+from tatami_functions.models.campaigns.exceptions import ProfileNotFoundError
 from tatami_functions.models.campaigns.intersect import LOWEST, SortedIds, intersect
 from tatami_functions.models.campaigns.models import Month, ProfileIn, conditions
 from tatami_functions.models.campaigns.repository import IndexReads, default_table
 from tatami_functions.models.lockers.prefectures import Prefecture
 
-app = create_resolver()
+app = create_resolver("campaigns")
 
 UserId = Annotated[str, Path(min_length=1, max_length=128)]
 TAGS = ["campaigns"]
@@ -29,7 +29,6 @@ answer_errors(
     app,
     {
         ProfileNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
-        CampaignsUnavailableError: (HTTPStatus.SERVICE_UNAVAILABLE, "campaign data is unavailable, retry"),
     },
 )
 

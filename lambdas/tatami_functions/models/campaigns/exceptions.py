@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tatami_functions.common.dependencies import DependencyError
+
 
 class CampaignsError(Exception):
     """Base class of the model's errors."""
@@ -11,5 +13,5 @@ class ProfileNotFoundError(CampaignsError):
     """No campaign profile for this user."""
 
 
-class CampaignsUnavailableError(CampaignsError):
-    """DynamoDB refused a call (throttled, missing table, no permission)."""
+class CampaignsUnavailableError(CampaignsError, DependencyError):
+    """DynamoDB failed a call (throttled, unreachable, too slow or refusing): the API answers 503."""

@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from tatami_functions.common.api import NO_CONTENT, answer_errors, create_resolver
 from tatami_functions.common.tokens import decode_token, encode_token
-from tatami_functions.models.carts.exceptions import CartNotFoundError, CartsUnavailableError
+from tatami_functions.models.carts.exceptions import CartNotFoundError
 from tatami_functions.models.carts.models import (
     ITEMS,
     CartItemIn,
@@ -33,7 +33,7 @@ from tatami_functions.models.carts.repository import (
 )
 from tatami_functions.models.lockers.prefectures import Prefecture
 
-app = create_resolver()
+app = create_resolver("carts")
 
 UserId = Annotated[str, Path(min_length=1, max_length=128)]
 Item = Annotated[ItemId, Path()]
@@ -46,7 +46,6 @@ answer_errors(
     app,
     {
         CartNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
-        CartsUnavailableError: (HTTPStatus.SERVICE_UNAVAILABLE, "carts are unavailable, retry"),
     },
 )
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tatami_functions.common.dependencies import DependencyError
+
 
 class CartsError(Exception):
     """Base class of the model's errors."""
@@ -11,5 +13,5 @@ class CartNotFoundError(CartsError):
     """The user has no cart, the cart no such item, or the item no such field."""
 
 
-class CartsUnavailableError(CartsError):
-    """DynamoDB refused a call (throttled, missing table, no permission)."""
+class CartsUnavailableError(CartsError, DependencyError):
+    """DynamoDB failed a call (throttled, unreachable, too slow or refusing): the API answers 503."""

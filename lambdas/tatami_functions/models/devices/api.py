@@ -15,7 +15,6 @@ from tatami_functions.common.instants import AwareInstant, instant
 from tatami_functions.common.tokens import decode_token, encode_token
 from tatami_functions.models.devices import logs
 from tatami_functions.models.devices.exceptions import (
-    DeviceLogsUnavailableError,
     LogConflictError,
     LogNotFoundError,
 )
@@ -30,7 +29,7 @@ from tatami_functions.models.devices.models import (
 from tatami_functions.models.devices.repository import default_table
 from tatami_functions.models.devices.settings import DeviceLogsSettings
 
-app = create_resolver()
+app = create_resolver("device logs")
 
 DeviceId = Annotated[str, Path(min_length=1, max_length=128)]
 Limit = Annotated[int, Query(ge=1, le=100, description="page size")]
@@ -44,7 +43,6 @@ answer_errors(
     {
         LogNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
         LogConflictError: (HTTPStatus.CONFLICT, "created_at: {exc}"),
-        DeviceLogsUnavailableError: (HTTPStatus.SERVICE_UNAVAILABLE, "device logs are unavailable, retry"),
     },
 )
 

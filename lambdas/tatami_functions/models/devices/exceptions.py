@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tatami_functions.common.dependencies import DependencyError
+
 
 class DeviceLogsError(Exception):
     """Base class of the model's errors."""
@@ -15,5 +17,5 @@ class LogConflictError(DeviceLogsError):
     """Another log with the same device, level and created_at (to the millisecond) already exists."""
 
 
-class DeviceLogsUnavailableError(DeviceLogsError):
-    """DynamoDB or S3 refused a call (throttled, missing table, no permission)."""
+class DeviceLogsUnavailableError(DeviceLogsError, DependencyError):
+    """DynamoDB or S3 failed a call (throttled, unreachable, too slow or refusing): the API answers 503."""

@@ -73,7 +73,7 @@ class AssignmentIn(BaseModel):
     Removing `escalated_to` takes the log out of the sparse escalation index.
     """
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"minProperties": 1})
 
     operator: Name | None = None
     escalated_to: Name | None = None

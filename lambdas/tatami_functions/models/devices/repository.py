@@ -11,7 +11,7 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Self
 
-from tatami_functions.common.repository import CONDITION_FAILED, POOLED, TableRepository
+from tatami_functions.common.repository import CONDITION_FAILED, TableRepository
 from tatami_functions.models.devices.exceptions import (
     DeviceLogsUnavailableError,
     LogConflictError,
@@ -50,7 +50,6 @@ class DeviceLogsTable(TableRepository):
     """
 
     noun, unavailable, settings = "device logs", DeviceLogsUnavailableError, DeviceLogsSettings
-    client_config = POOLED  # up to ten shard queries run at once; keep a pooled connection for each
 
     def __init__(self, table_name: str, shards: int = DEFAULT_SHARDS, client: DynamoDBClient | None = None):
         super().__init__(table_name, client)

@@ -11,6 +11,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
 from tatami_functions.common.api import (
+    CHANGED_MEANWHILE,
     CREATED_OR_REPLACED,
     NO_CONTENT,
     answer_errors,
@@ -23,12 +24,12 @@ from tatami_functions.models.documents.bodies import DocumentBodies
 from tatami_functions.models.documents.exceptions import (
     DocumentConflictError,
     DocumentNotFoundError,
-    DocumentsUnavailableError,
+    ReportIdTakenError,
 )
-from tatami_functions.models.documents.models import DocumentIn, DocumentPatch, ReportId, Status
+from tatami_functions.models.documents.models import DocumentIn, DocumentPatch, DocumentStatus, ReportId
 from tatami_functions.models.documents.repository import default_table
 
-app = create_resolver()
+app = create_resolver("documents")
 
 UserId = Annotated[str, Path(min_length=1, max_length=128)]
 Report = Annotated[ReportId, Path()]
@@ -39,8 +40,11 @@ answer_errors(
     app,
     {
         DocumentNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
-        DocumentConflictError: (HTTPStatus.CONFLICT, "report_id: {exc}"),
-        DocumentsUnavailableError: (HTTPStatus.SERVICE_UNAVAILABLE, "documents are unavailable, retry"),
+        DocumentConflictError: (HTTPStatus.CONFLICT, "{exc}"),
+        ReportIdTakenError: (
+            HTTPStatus.CONFLICT,
+            "report_id: {exc} cannot be used; choose another report_id",
+        ),
     },
 )
 
@@ -49,7 +53,7 @@ answer_errors(
     "/users/<user_id>/documents/<report_id>",
     summary="Store a document (large bodies go to S3)",
     tags=TAGS,
-    responses=CREATED_OR_REPLACED,
+    responses={**CREATED_OR_REPLACED, 409: {"description": "the report_id cannot be used: choose another"}},
 )
 def put_document(user_id: UserId, report_id: Report, body: Annotated[DocumentIn, Body()]) -> Response[Any]:
     today = datetime.now(UTC).date()
@@ -62,7 +66,7 @@ def put_document(user_id: UserId, report_id: Report, body: Annotated[DocumentIn,
 @app.get("/users/<user_id>/documents", summary="A user's documents, without bodies (GSI)", tags=TAGS)
 def list_documents(
     user_id: UserId,
-    status: Annotated[Status | None, Query(description="only this status, newest first")] = None,
+    status: Annotated[DocumentStatus | None, Query(description="only this status, newest first")] = None,
     limit: Annotated[int, Query(ge=1, le=50, description="page size (the seed lists at most 50)")] = 50,
     next_: Annotated[str | None, Query(alias="next", max_length=4096)] = None,
 ) -> dict[str, Any]:
@@ -78,7 +82,10 @@ def get_document(user_id: UserId, report_id: Report) -> dict[str, Any]:
 
 
 @app.patch(
-    "/users/<user_id>/documents/<report_id>", summary="Change a document's status or summary", tags=TAGS
+    "/users/<user_id>/documents/<report_id>",
+    summary="Change a document's status or summary",
+    tags=TAGS,
+    responses={200: {"description": "changed"}, **CHANGED_MEANWHILE},
 )
 def patch_document(
     user_id: UserId, report_id: Report, body: Annotated[DocumentPatch, Body()]

@@ -12,7 +12,7 @@ import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Self
 
-from botocore.exceptions import BotoCoreError, ClientError
+from botocore.exceptions import BotoCoreError
 
 from tatami_functions.common.repository import Repository
 from tatami_functions.models.documents.exceptions import DocumentsUnavailableError
@@ -65,7 +65,7 @@ class DocumentBodies(Repository["S3Client"]):
     >>> DocumentBodies("tatami-documents").put("documents/r1/abc", "text")  # doctest: +SKIP
     """
 
-    service = "s3"
+    service, unavailable = "s3", DocumentsUnavailableError
 
     def __init__(self, bucket: str, client: S3Client | None = None) -> None:
         super().__init__(client)
@@ -76,22 +76,22 @@ class DocumentBodies(Repository["S3Client"]):
         return cls(DocumentsSettings.from_env().bucket)
 
     def put(self, key: str, text: str) -> None:
-        try:
-            self.client.put_object(
-                Bucket=self.bucket, Key=key, Body=text.encode(), ContentType="text/plain; charset=utf-8"
-            )
-        except (ClientError, BotoCoreError) as exc:
-            raise DocumentsUnavailableError(f"cannot store a document body: {exc}") from exc
+        self._call(
+            "put_object",
+            action="store a document body",
+            Bucket=self.bucket,
+            Key=key,
+            Body=text.encode(),
+            ContentType="text/plain; charset=utf-8",
+        )
 
     def get(self, key: str) -> str:
+        response = self._call("get_object", action="read a document body", Bucket=self.bucket, Key=key)
         try:
-            data: bytes = self.client.get_object(Bucket=self.bucket, Key=key)["Body"].read()
-        except (ClientError, BotoCoreError) as exc:
-            raise DocumentsUnavailableError(f"cannot read a document body: {exc}") from exc
+            data: bytes = response["Body"].read()
+        except BotoCoreError as exc:  # the body streams in after the call answered
+            raise self._failure("get_object", "read a document body", exc) from exc
         return data.decode()
 
     def delete(self, key: str) -> None:
-        try:
-            self.client.delete_object(Bucket=self.bucket, Key=key)
-        except (ClientError, BotoCoreError) as exc:
-            raise DocumentsUnavailableError(f"cannot delete a document body: {exc}") from exc
+        self._call("delete_object", action="delete a document body", Bucket=self.bucket, Key=key)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tatami_functions.common.dependencies import DependencyError
+
 
 class DocumentsError(Exception):
     """Base class of the model's errors."""
@@ -12,8 +14,13 @@ class DocumentNotFoundError(DocumentsError):
 
 
 class DocumentConflictError(DocumentsError):
-    """The report_id belongs to another user, or the document changed while it was being updated."""
+    """The document changed while it was being updated (a 409: retry)."""
 
 
-class DocumentsUnavailableError(DocumentsError):
-    """DynamoDB or S3 refused a call (throttled, missing table or bucket, no permission)."""
+class ReportIdTakenError(DocumentsError):
+    """The report_id cannot be stored for this user (report ids are unique across users): a 409 that
+    says nothing of who holds it."""
+
+
+class DocumentsUnavailableError(DocumentsError, DependencyError):
+    """DynamoDB or S3 failed a call (throttled, unreachable, too slow or refusing): the API answers 503."""

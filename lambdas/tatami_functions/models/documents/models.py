@@ -30,7 +30,7 @@ ReportId = Annotated[str, StringConstraints(pattern=r"^[\w.:-]{1,128}$")]
 Summary = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
 
 
-class Status(enum.StrEnum):
+class DocumentStatus(enum.StrEnum):
     """Processing states of an uploaded document (the seed's `status`)."""
 
     PENDING = "PENDING"
@@ -39,13 +39,13 @@ class Status(enum.StrEnum):
     FAILED = "FAILED"
 
 
-def status_with_created_on(status: Status | str, created_on: date) -> str:
+def status_with_created_on(status: DocumentStatus | str, created_on: date) -> str:
     """The GSI's composite sort key.
 
-    >>> status_with_created_on(Status.COMPLETED, date(2021, 7, 13))
+    >>> status_with_created_on(DocumentStatus.COMPLETED, date(2021, 7, 13))
     'COMPLETED#2021-07-13'
     """
-    return f"{Status(status).value}#{created_on.isoformat()}"
+    return f"{DocumentStatus(status).value}#{created_on.isoformat()}"
 
 
 def query_read_units(total_bytes: int, consistent: bool = False) -> float:
@@ -63,7 +63,7 @@ class DocumentIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    status: Status
+    status: DocumentStatus
     summary: Summary
     document: Annotated[str, Field(min_length=1)]
     created_on: date | None = None
@@ -77,13 +77,19 @@ class DocumentIn(BaseModel):
         return value
 
 
+def _without_null(schema: dict[str, Any]) -> None:
+    """An optional field's schema without its `null` branch."""
+    schema.update(next(branch for branch in schema.pop("anyOf") if branch.get("type") != "null"))
+
+
 class DocumentPatch(BaseModel):
     """Body of `PATCH /users/{id}/documents/{report_id}`: a new status and/or summary."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"minProperties": 1})
 
-    status: Status | None = None
-    summary: Summary | None = None
+    # Absent, not null: the document says so (a null would change nothing and is refused).
+    status: DocumentStatus | None = Field(default=None, json_schema_extra=_without_null)
+    summary: Summary | None = Field(default=None, json_schema_extra=_without_null)
 
     @model_validator(mode="after")
     def _something_to_change(self) -> DocumentPatch:
@@ -98,7 +104,7 @@ class Document:
 
     report_id: str
     user_id: str
-    status: Status
+    status: DocumentStatus
     created_on: str
     summary: str
     size: int

@@ -10,8 +10,9 @@ from tatami_functions.models.documents.exceptions import (
     DocumentConflictError,
     DocumentNotFoundError,
     DocumentsUnavailableError,
+    ReportIdTakenError,
 )
-from tatami_functions.models.documents.models import Document, Status, listed
+from tatami_functions.models.documents.models import Document, DocumentStatus, listed
 from tatami_functions.models.documents.settings import DocumentsSettings
 
 INDEX = "GSI_user_id_status_with_created_on"
@@ -31,7 +32,7 @@ def to_document(values: dict[str, Any]) -> Document:
     return Document(
         report_id=values["report_id"],
         user_id=values["user_id"],
-        status=Status(status),
+        status=DocumentStatus(status),
         created_on=created_on,
         summary=values["summary"],
         size=values["size"],
@@ -43,14 +44,15 @@ class DocumentsTable(TableRepository):
     """The seed's redesigned `documents` table.
 
     >>> docs = DocumentsTable("Tatami-Documents", client=boto3.client("dynamodb"))  # doctest: +SKIP
-    >>> docs.list("MAX", Status.COMPLETED, None, 50)  # doctest: +SKIP
+    >>> docs.list("MAX", DocumentStatus.COMPLETED, None, 50)  # doctest: +SKIP
     ([{'report_id': 'r-0001', 'status': 'COMPLETED', 'created_on': '2021-07-13', 'summary': ...}], None)
     """
 
     noun, unavailable, settings = "documents", DocumentsUnavailableError, DocumentsSettings
 
     def put(self, values: dict[str, Any]) -> dict[str, Any] | None:
-        """Write a document item unless its report_id is another user's; the item it replaced, if any."""
+        """Write a document item unless its report_id is another user's (ReportIdTakenError); the item
+        it replaced, if any."""
         request: dict[str, Any] = {"TableName": self.table_name}
         request["Item"] = {k: serialize(v) for k, v in values.items()}
         request |= {"ConditionExpression": f"attribute_not_exists(report_id) OR {_OWNED}"}
@@ -58,8 +60,8 @@ class DocumentsTable(TableRepository):
             "ExpressionAttributeValues": {":user": {"S": values["user_id"]}},
             "ReturnValues": "ALL_OLD",
         }
-        conflict = DocumentConflictError(f"report_id {values['report_id']} is another user's")
-        response = self._call("put_item", errors={CONDITION_FAILED: conflict}, **request)
+        taken = ReportIdTakenError(values["report_id"])
+        response = self._call("put_item", errors={CONDITION_FAILED: taken}, **request)
         return _plain(response["Attributes"]) if "Attributes" in response else None
 
     def get(self, user_id: str, report_id: str) -> dict[str, Any]:
@@ -72,7 +74,7 @@ class DocumentsTable(TableRepository):
         return _plain(item)
 
     def list(
-        self, user_id: str, status: Status | None, start: Key | None, limit: int
+        self, user_id: str, status: DocumentStatus | None, start: Key | None, limit: int
     ) -> tuple[list[Any], Any]:
         """A page of a user's documents from the GSI, newest first within a status (no bodies read)."""
         condition, values = "user_id = :user", {":user": {"S": user_id}}

@@ -7,7 +7,7 @@ from typing import Any
 
 from tatami_functions.common.observability import logger
 from tatami_functions.models.documents.bodies import DocumentBodies, new_key, pack, unpack
-from tatami_functions.models.documents.exceptions import DocumentConflictError, DocumentsUnavailableError
+from tatami_functions.models.documents.exceptions import DocumentsUnavailableError, ReportIdTakenError
 from tatami_functions.models.documents.models import (
     Document,
     DocumentIn,
@@ -36,7 +36,7 @@ def put_document(
     key = _store_body(bodies, report_id, body.document, values)
     try:
         old = table.put(values)
-    except DocumentConflictError:
+    except ReportIdTakenError:
         if key:
             _forget(bodies, key)
         raise

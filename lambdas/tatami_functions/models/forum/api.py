@@ -14,7 +14,7 @@ from tatami_functions.models.forum import service
 from tatami_functions.models.forum.exceptions import ForumNotFoundError, ThreadNotFoundError
 from tatami_functions.models.forum.repository import ForumRepository, ReplyQuery
 
-app = create_resolver()
+app = create_resolver("forums")
 
 ForumName = Annotated[str, Path(min_length=1, max_length=255, description="The forum's Name")]
 Subject = Annotated[str, Path(min_length=1, max_length=1024, description="The thread's Subject")]

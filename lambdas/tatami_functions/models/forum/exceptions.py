@@ -1,6 +1,9 @@
-"""What the forum model can refuse; the API turns the not-found errors into 404s."""
+"""What the forum model can refuse; the API turns the not-found errors into 404s, a failing DynamoDB
+into 503."""
 
 from __future__ import annotations
+
+from tatami_functions.common.dependencies import DependencyError
 
 
 class ForumError(Exception):
@@ -19,3 +22,7 @@ class ThreadNotFoundError(ForumError, LookupError):
 
 class InvalidItemError(ForumError, ValueError):
     """An item to save lacks a key or has a name that would break the Reply table's `forum#subject` key."""
+
+
+class ForumUnavailableError(ForumError, DependencyError):
+    """DynamoDB failed a call (throttled, unreachable, too slow or refusing): the API answers 503."""

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Self
 
 from tatami_functions.common.listing import (
-    CLIENT_CONFIG,
     Item,
     ListPage,
     ReadStats,
@@ -24,7 +23,12 @@ from tatami_functions.common.listing import (
     start_key,
 )
 from tatami_functions.common.repository import Repository
-from tatami_functions.models.forum.exceptions import ForumNotFoundError, InvalidItemError, ThreadNotFoundError
+from tatami_functions.models.forum.exceptions import (
+    ForumNotFoundError,
+    ForumUnavailableError,
+    InvalidItemError,
+    ThreadNotFoundError,
+)
 from tatami_functions.models.forum.settings import ForumTables
 
 if TYPE_CHECKING:
@@ -59,7 +63,7 @@ class ReplyQuery:
 class ForumRepository(Repository["DynamoDBClient"]):
     """Reads (and, for loaders, writes) the three forum tables."""
 
-    client_config = CLIENT_CONFIG
+    noun, unavailable = "forums", ForumUnavailableError
 
     def __init__(self, tables: ForumTables, client: DynamoDBClient | None = None) -> None:
         super().__init__(client)
@@ -72,7 +76,7 @@ class ForumRepository(Repository["DynamoDBClient"]):
     def list_forums(self, limit: int, cursor: Item | None = None) -> ListPage:
         """Every forum, one page at a time: a Scan, the only one in the forum model."""
         request: dict[str, Any] = {"TableName": self.tables.forums, "Limit": limit + 1}
-        response = self.client.scan(**request, **start_key(cursor), ReturnConsumedCapacity="TOTAL")
+        response = self._call("scan", **request, **start_key(cursor), ReturnConsumedCapacity="TOTAL")
         return _page(response, limit, FORUM_KEY)
 
     def get_forum(self, name: str) -> dict[str, Any]:
@@ -83,7 +87,8 @@ class ForumRepository(Repository["DynamoDBClient"]):
 
     def list_threads(self, forum: str, limit: int, cursor: Item | None = None) -> ListPage:
         """A forum's threads in Subject order: Query ForumName = forum."""
-        response = self.client.query(
+        response = self._call(
+            "query",
             TableName=self.tables.threads,
             KeyConditionExpression="ForumName = :forum",
             ExpressionAttributeValues={":forum": {"S": forum}},
@@ -102,7 +107,8 @@ class ForumRepository(Repository["DynamoDBClient"]):
     def list_replies(self, query: ReplyQuery, limit: int, cursor: Item | None = None) -> ListPage:
         """A thread's replies in ReplyDateTime order: Query Id = forum#subject [AND a range]."""
         condition, values = range_condition("ReplyDateTime", query.low, query.high)
-        response = self.client.query(
+        response = self._call(
+            "query",
             TableName=self.tables.replies,
             KeyConditionExpression=" AND ".join(filter(None, ["Id = :id", condition])),
             ExpressionAttributeValues={":id": {"S": reply_id(query.forum, query.subject)}, **values},
@@ -127,7 +133,7 @@ class ForumRepository(Repository["DynamoDBClient"]):
         self._put(self.tables.replies, item, REPLY_KEY)
 
     def _get(self, table: str, key: Mapping[str, str]) -> dict[str, Any] | None:
-        response = self.client.get_item(TableName=table, Key={k: {"S": v} for k, v in key.items()})
+        response = self._call("get_item", TableName=table, Key={k: {"S": v} for k, v in key.items()})
         return plain(response["Item"]) if "Item" in response else None
 
     def _put(self, table: str, item: Mapping[str, Any], key_names: tuple[str, ...]) -> None:
@@ -136,7 +142,7 @@ class ForumRepository(Repository["DynamoDBClient"]):
                 raise InvalidItemError(f"{name}: a non-empty string is required")
         if SEPARATOR in str(item.get("Name", item.get("ForumName", ""))):
             raise InvalidItemError(f"forum names must not contain {SEPARATOR!r}")
-        self.client.put_item(TableName=table, Item=low_level(item))
+        self._call("put_item", TableName=table, Item=low_level(item))
 
 
 def _page(response: Mapping[str, Any], limit: int, key_names: tuple[str, ...]) -> ListPage:

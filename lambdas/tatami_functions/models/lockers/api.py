@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
 from tatami_functions.common.api import (
+    CHANGED_MEANWHILE,
     CREATED_OR_REPLACED,
     NO_CONTENT,
     answer_errors,
@@ -20,13 +21,12 @@ from tatami_functions.common.tokens import decode_token, encode_token
 from tatami_functions.models.lockers.exceptions import (
     LockerConflictError,
     LockerNotFoundError,
-    LockersUnavailableError,
 )
 from tatami_functions.models.lockers.models import Location, Locker, LockerId, LockerIn, area_prefix
 from tatami_functions.models.lockers.prefectures import Prefecture
 from tatami_functions.models.lockers.repository import default_table
 
-app = create_resolver()
+app = create_resolver("lockers")
 
 Id = Annotated[LockerId, Path()]
 TAGS = ["lockers"]
@@ -37,7 +37,6 @@ answer_errors(
     {
         LockerNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
         LockerConflictError: (HTTPStatus.CONFLICT, "{exc}"),
-        LockersUnavailableError: (HTTPStatus.SERVICE_UNAVAILABLE, "lockers are unavailable, retry"),
     },
 )
 
@@ -64,7 +63,10 @@ def get_locker(locker_id: Id) -> dict[str, Any]:
 
 
 @app.put(
-    "/lockers/<locker_id>", summary="Add, change or move a locker", tags=TAGS, responses=CREATED_OR_REPLACED
+    "/lockers/<locker_id>",
+    summary="Add, change or move a locker",
+    tags=TAGS,
+    responses={**CREATED_OR_REPLACED, **CHANGED_MEANWHILE},
 )
 def put_locker(locker_id: Id, body: Annotated[LockerIn, Body()]) -> Response[Any]:
     locker = Locker(locker_id, body.state, body.location, body.name, body.address)
@@ -72,7 +74,12 @@ def put_locker(locker_id: Id, body: Annotated[LockerIn, Body()]) -> Response[Any
     return json_response(HTTPStatus.CREATED if created else HTTPStatus.OK, locker.to_json())
 
 
-@app.delete("/lockers/<locker_id>", summary="Remove a locker", tags=TAGS, responses=NO_CONTENT)
+@app.delete(
+    "/lockers/<locker_id>",
+    summary="Remove a locker",
+    tags=TAGS,
+    responses={**NO_CONTENT, **CHANGED_MEANWHILE},
+)
 def delete_locker(locker_id: Id) -> Response[Any]:
     default_table().delete(locker_id)
     return Response(status_code=HTTPStatus.NO_CONTENT)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tatami_functions.common.dependencies import DependencyError
+
 
 class LockersError(Exception):
     """Base class of the model's errors."""
@@ -15,5 +17,5 @@ class LockerConflictError(LockersError):
     """The locker changed while it was being written (retry)."""
 
 
-class LockersUnavailableError(LockersError):
-    """DynamoDB refused a call (throttled, missing table, no permission)."""
+class LockersUnavailableError(LockersError, DependencyError):
+    """DynamoDB failed a call (throttled, unreachable, too slow or refusing): the API answers 503."""

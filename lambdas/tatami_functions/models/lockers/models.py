@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints, WithJsonSchema
 
 from tatami_functions.models.lockers.prefectures import Prefecture
 
@@ -39,7 +39,15 @@ def normalize_location(text: str) -> str:
     return SEPARATOR.join(parts)
 
 
-Location = Annotated[str, AfterValidator(normalize_location)]
+# What normalize_location accepts, for the OpenAPI document: 1 to 4 levels of at most 40 characters,
+# each with a character that is not a space, between '#' or '/'.
+_LEVEL = r"[^#/]{0,19}[^#/\s][^#/]{0,20}"
+LOCATION_PATTERN = rf"^{_LEVEL}(?:[#/]{_LEVEL}){{0,{MAX_LEVELS - 1}}}$"
+Location = Annotated[
+    str,
+    AfterValidator(normalize_location),
+    WithJsonSchema({"type": "string", "pattern": LOCATION_PATTERN, "description": "e.g. 千代田区#紀尾井町"}),
+]
 
 
 class LockerIn(BaseModel):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import AfterValidator
+from pydantic import AfterValidator, WithJsonSchema
 
 PREFECTURES = (
     "北海道", "青森県", "岩手県", "宮城県", "秋田県", "山形県", "福島県",
@@ -38,4 +38,9 @@ def check_prefecture(name: str) -> str:
     return name
 
 
-Prefecture = Annotated[str, AfterValidator(check_prefecture)]
+# The closed list is in the OpenAPI document too, so clients (and fuzzers) see what is accepted.
+Prefecture = Annotated[
+    str,
+    AfterValidator(check_prefecture),
+    WithJsonSchema({"type": "string", "enum": list(PREFECTURES), "description": "a prefecture, in full"}),
+]

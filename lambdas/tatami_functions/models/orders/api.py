@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
+from pydantic import WithJsonSchema
 
 from tatami_functions.common import index_search
 from tatami_functions.common.api import CREATED, answer_errors, create_resolver, json_response
@@ -32,12 +33,16 @@ from tatami_functions.models.orders.repository import OrdersRepository
 from tatami_functions.models.orders.search import SCOPE
 from zindex import BadQueryError
 
-app = create_resolver()
+app = create_resolver("orders")
 index_search.answer_bad_queries(app)
 
 Id = Annotated[str, Path(pattern=ID_PATTERN, description="Letters, digits, '_', '.', '-' (1..36)")]
 When = Annotated[Instant | None, Query(description="An instant (ISO 8601; UTC if no offset)")]
 From = Annotated[Instant | None, Query(alias="from", description="Orders at or after (ISO 8601)")]
+# A bound on the total: validated as a Decimal in [0, 1e9], documented as the number it is (pydantic
+# documents a Decimal as "a number or any string").
+MAX_TOTAL = Decimal("1e9")
+TOTAL = WithJsonSchema({"type": "number", "minimum": 0, "maximum": float(MAX_TOTAL)})
 
 
 def repository() -> OrdersRepository:
@@ -68,8 +73,12 @@ SEARCH_PARAMETERS = {  # the engine's name for a bound -> this route's parameter
 def search_orders(
     from_: From = None,
     to: When = None,
-    total_min: Annotated[Decimal | None, Query(ge=0, le=Decimal("1e9"), description="Smallest total")] = None,
-    total_max: Annotated[Decimal | None, Query(ge=0, le=Decimal("1e9"), description="Largest total")] = None,
+    total_min: Annotated[
+        Decimal | None, Query(ge=0, le=MAX_TOTAL, description="Smallest total"), TOTAL
+    ] = None,
+    total_max: Annotated[
+        Decimal | None, Query(ge=0, le=MAX_TOTAL, description="Largest total"), TOTAL
+    ] = None,
     status: Annotated[Status | None, Query(description="Only orders in this status")] = None,
     limit: Annotated[int, Query(ge=1, le=1000, description="Items per page (1..1000)")] = 100,
     next_: NextToken = None,

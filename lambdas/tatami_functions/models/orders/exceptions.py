@@ -1,6 +1,9 @@
-"""What the orders model can refuse: unknown orders and customers (404), an order id taken (409)."""
+"""What the orders model can refuse: unknown orders and customers (404), an order id taken (409), a
+failing DynamoDB (503)."""
 
 from __future__ import annotations
+
+from tatami_functions.common.dependencies import DependencyError
 
 
 class OrdersError(Exception):
@@ -20,3 +23,7 @@ class CustomerNotFoundError(OrdersError, LookupError):
 class OrderExistsError(OrdersError):
     def __init__(self, order_id: str) -> None:
         super().__init__(f"order {order_id!r} was already placed; GET /orders/{order_id} shows it")
+
+
+class OrdersUnavailableError(OrdersError, DependencyError):
+    """DynamoDB failed a call (throttled, unreachable, too slow or refusing): the API answers 503."""

@@ -5,8 +5,9 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, field_validator
 
 # Ids become parts of composite keys (`Status#OrderDate`, `Status#n`), so no '#' and no spaces.
 ID_PATTERN = r"^[A-Za-z0-9_.-]{1,36}$"
@@ -27,7 +28,12 @@ class NewOrder(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     CustomerId: str = Field(pattern=ID_PATTERN, description="Who orders")
-    Total: Decimal = Field(ge=0, le=Decimal("1e9"), decimal_places=2, description="Amount, 2 decimals")
+    # pydantic documents a Decimal as "a number or any string" and leaves decimal_places out.
+    Total: Annotated[
+        Decimal,
+        Field(ge=0, le=Decimal("1e9"), decimal_places=2, description="Amount, 2 decimals"),
+        WithJsonSchema({"type": "number", "minimum": 0, "maximum": 1e9, "multipleOf": 0.01}),
+    ]
     OrderId: str | None = Field(default=None, pattern=ID_PATTERN, description="Chosen by the caller")
 
     @field_validator("Total")

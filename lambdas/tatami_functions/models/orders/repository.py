@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any, Self
 from botocore.exceptions import ClientError
 
 from tatami_functions.common.listing import (
-    CLIENT_CONFIG,
     Item,
     ListPage,
     ReadStats,
@@ -22,12 +21,13 @@ from tatami_functions.common.listing import (
     plain,
     start_key,
 )
-from tatami_functions.common.repository import Repository
+from tatami_functions.common.repository import CONDITION_FAILED, Repository
 from tatami_functions.models.orders import keys
 from tatami_functions.models.orders.exceptions import (
     CustomerNotFoundError,
     OrderExistsError,
     OrderNotFoundError,
+    OrdersUnavailableError,
 )
 from tatami_functions.models.orders.models import CustomerOrdersQuery, Status
 from tatami_functions.models.orders.settings import OrdersTables
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 class OrdersRepository(Repository["DynamoDBClient"]):
     """Reads and writes orders and customer summaries."""
 
-    client_config = CLIENT_CONFIG
+    noun, unavailable = "orders", OrdersUnavailableError
 
     def __init__(self, tables: OrdersTables, client: DynamoDBClient | None = None) -> None:
         super().__init__(client)
@@ -58,11 +58,12 @@ class OrdersRepository(Repository["DynamoDBClient"]):
         """
         item = low_level({**order, **keys.derived_keys(Status(order["Status"]), order["OrderDate"], shard)})
         try:
-            self.client.transact_write_items(TransactItems=self._placement(item))
-        except ClientError as exc:
-            reasons = exc.response.get("CancellationReasons", [])
+            self._call("transact_write_items", action="place an order", TransactItems=self._placement(item))
+        except OrdersUnavailableError as exc:
+            cause = exc.__cause__
+            reasons = cause.response.get("CancellationReasons", []) if isinstance(cause, ClientError) else []
             if reasons and reasons[0].get("Code") == "ConditionalCheckFailed":
-                raise OrderExistsError(order["OrderId"]) from exc
+                raise OrderExistsError(order["OrderId"]) from cause
             raise
         return plain(item, keys.DERIVED)
 
@@ -94,29 +95,28 @@ class OrdersRepository(Repository["DynamoDBClient"]):
         """Change an order's status and, with it, the composite and sharded keys derived from it."""
         current = self._order_item(order_id)
         derived = keys.derived_keys(status, current["OrderDate"]["S"], int(current["Shard"]["N"]))
-        try:
-            response = self.client.update_item(
-                TableName=self.tables.orders,
-                Key={"OrderId": {"S": order_id}},
-                UpdateExpression="SET #status = :status, StatusDate = :sd, StatusShard = :ss",
-                # OrderDate and Shard never change, so the keys derived above stay right.
-                ConditionExpression="attribute_exists(OrderId) AND OrderDate = :date",
-                ExpressionAttributeNames={"#status": "Status"},
-                ExpressionAttributeValues={
-                    ":status": {"S": status.value},
-                    ":sd": {"S": derived["StatusDate"]},
-                    ":ss": {"S": derived["StatusShard"]},
-                    ":date": current["OrderDate"],
-                },
-                ReturnValues="ALL_NEW",
-            )
-        except self.client.exceptions.ConditionalCheckFailedException as exc:
-            raise OrderNotFoundError(order_id) from exc  # deleted between the read and the write
+        response = self._call(
+            "update_item",
+            errors={CONDITION_FAILED: OrderNotFoundError(order_id)},  # deleted since the read
+            TableName=self.tables.orders,
+            Key={"OrderId": {"S": order_id}},
+            UpdateExpression="SET #status = :status, StatusDate = :sd, StatusShard = :ss",
+            # OrderDate and Shard never change, so the keys derived above stay right.
+            ConditionExpression="attribute_exists(OrderId) AND OrderDate = :date",
+            ExpressionAttributeNames={"#status": "Status"},
+            ExpressionAttributeValues={
+                ":status": {"S": status.value},
+                ":sd": {"S": derived["StatusDate"]},
+                ":ss": {"S": derived["StatusShard"]},
+                ":date": current["OrderDate"],
+            },
+            ReturnValues="ALL_NEW",
+        )
         return plain(response["Attributes"], keys.DERIVED)
 
     def get_customer(self, customer_id: str) -> dict[str, Any]:
-        response = self.client.get_item(
-            TableName=self.tables.customers, Key={"CustomerId": {"S": customer_id}}
+        response = self._call(
+            "get_item", TableName=self.tables.customers, Key={"CustomerId": {"S": customer_id}}
         )
         if "Item" not in response:
             raise CustomerNotFoundError(customer_id)
@@ -125,7 +125,8 @@ class OrdersRepository(Repository["DynamoDBClient"]):
     def customer_orders(self, query: CustomerOrdersQuery, limit: int, cursor: Item | None) -> ListPage:
         """One Query on CustomerOrders or CustomerStatusOrders (see `keys.customer_condition`)."""
         index, condition, values = keys.customer_condition(query)
-        response = self.client.query(
+        response = self._call(
+            "query",
             TableName=self.tables.orders,
             IndexName=index,
             KeyConditionExpression=condition,
@@ -145,7 +146,8 @@ class OrdersRepository(Repository["DynamoDBClient"]):
     ) -> ShardPage:
         """One shard of StatusOrders: `Status#shard`, OrderDate >= since, in OrderDate order."""
         condition, values = keys.shard_condition(status, shard, since)
-        response = self.client.query(
+        response = self._call(
+            "query",
             TableName=self.tables.orders,
             IndexName=keys.STATUS_ORDERS,
             KeyConditionExpression=condition,
@@ -157,9 +159,10 @@ class OrdersRepository(Repository["DynamoDBClient"]):
         return ShardPage(response["Items"], response.get("LastEvaluatedKey"), ReadStats.of(response))
 
     def _order_item(self, order_id: str) -> Item:
-        response = self.client.get_item(
-            TableName=self.tables.orders, Key={"OrderId": {"S": order_id}}, ConsistentRead=True
+        response = self._call(
+            "get_item", TableName=self.tables.orders, Key={"OrderId": {"S": order_id}}, ConsistentRead=True
         )
         if "Item" not in response:
             raise OrderNotFoundError(order_id)
-        return response["Item"]
+        item: Item = response["Item"]
+        return item

@@ -7,14 +7,18 @@ import json
 from typing import Annotated, Any
 
 import pytest
+from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from aws_lambda_powertools.event_handler.openapi.params import Body
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
-from tatami_functions.common.api import create_resolver
+from tatami_functions.common.api import MAX_ERRORS, create_resolver
+from tatami_functions.common.request_limits import MAX_BODY_BYTES
 from tests.support.lambda_runtime import FakeContext, api_event, status_and_body
 
 
 class Greeting(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     name: str
 
 
@@ -75,3 +79,64 @@ def test_a_multipart_form_is_refused_as_unsupported_media() -> None:
     status, body = _post(form, "multipart/form-data; boundary=b")
     assert status == 415
     assert body["errors"][0]["field"] == "Content-Type"
+
+
+@app.get("/pages")
+def pages(limit: int = 1) -> dict[str, Any]:
+    if limit > 5:
+        raise BadRequestError(f"limit: {limit} is more than the 5 a page holds")
+    raise BadRequestError("give something to look for")
+
+
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        ("[" * 1000 + "]" * 1000, "nested deeper than 32 levels"),
+        ('{"name": ' + "9" * 5000 + "}", "holds a number longer than 100"),
+        (json.dumps({f"k{n}": n for n in range(20_000)}), "holds more than 10000 members"),
+    ],
+    ids=["1000 deep", "5000 digits", "20000 members"],
+)
+def test_a_body_past_a_limit_is_a_400_naming_the_body_before_anything_parses_it(
+    body: str, reason: str
+) -> None:
+    assert _post(body, "application/json") == (
+        400,
+        {"message": f"body: {reason}", "errors": [{"field": "body", "in": "body", "message": reason}]},
+    )
+
+
+def test_a_body_past_the_size_limit_is_a_413_naming_the_body() -> None:
+    status, body = _post(json.dumps({"name": "x" * (MAX_BODY_BYTES + 1)}), "application/json")
+    assert status == 413 and body["errors"][0]["field"] == "body"
+
+
+def test_a_query_parameter_past_its_limit_is_a_400_naming_it() -> None:
+    event = api_event("GET", "/pages", query={"next": "x" * 9000})
+    response = app.resolve(event, FakeContext())
+    assert response["statusCode"] == 400
+    assert json.loads(response["body"])["errors"] == [
+        {"field": "next", "in": "query", "message": "longer than 8192 characters"}
+    ]
+
+
+def test_a_wide_body_lists_its_first_errors_not_thousands() -> None:
+    status, body = _post(json.dumps({f"extra{n}": n for n in range(5000)} | {"name": "x"}), None)
+    assert status == 400 and len(body["errors"]) == MAX_ERRORS
+    assert body["message"].endswith(f"; and {5000 - MAX_ERRORS} more")
+
+
+@pytest.mark.parametrize(
+    ("query", "error"),
+    [
+        ({"limit": "9"}, {"field": "limit", "in": "query", "message": "9 is more than the 5 a page holds"}),
+        ({}, {"field": "request", "in": "request", "message": "give something to look for"}),
+    ],
+)
+def test_every_bad_request_error_has_the_errors_array(query: dict[str, str], error: dict[str, str]) -> None:
+    response = app.resolve(api_event("GET", "/pages", query=query), FakeContext())
+    assert response["statusCode"] == 400
+    assert json.loads(response["body"]) == {
+        "message": f"{error['field']}: {error['message']}",
+        "errors": [error],
+    }

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from tatami_functions.common.openapi import ERROR_SCHEMA_NAME, conventional_responses
+from tatami_functions.common.openapi import ERROR_SCHEMA_NAME, SIGV4, SIGV4_SCHEME, conventional_responses
 
 POWERTOOLS_422 = {
     "description": "Validation Error",
     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/HTTPValidationError"}}},
 }
 ERROR_CONTENT = {"application/json": {"schema": {"$ref": f"#/components/schemas/{ERROR_SCHEMA_NAME}"}}}
+GATEWAY = ["403", "414", "429", "500", "502", "503", "504"]  # on every operation
 
 
 def _document(**operations: dict[str, Any]) -> dict[str, Any]:
@@ -29,7 +30,7 @@ def test_powertools_422_becomes_our_400_with_the_error_schema() -> None:
     document = _document(q={"parameters": [{"in": "query", "name": "q"}], "responses": {422: POWERTOOLS_422}})
     fixed = conventional_responses(document)
     responses = fixed["paths"]["/q"]["put"]["responses"]
-    assert sorted(responses) == ["400", "414"]
+    assert sorted(responses) == sorted(["400", *GATEWAY])
     assert responses["400"]["content"] == ERROR_CONTENT
     assert "HTTPValidationError" not in fixed["components"]["schemas"]
     assert fixed["components"]["schemas"][ERROR_SCHEMA_NAME]["required"] == ["message"]
@@ -41,7 +42,8 @@ def test_path_parameters_can_be_404_and_bodies_413_or_415() -> None:
         "requestBody": {"content": {}},
         "responses": {"200": {"description": "ok"}},
     }
-    assert sorted(_responses(_document(item=operation), "item")) == ["200", "400", "404", "413", "414", "415"]
+    expected = sorted(["200", "400", "404", "413", "415", *GATEWAY])
+    assert sorted(_responses(_document(item=operation), "item")) == expected
 
 
 def test_a_service_own_422_and_descriptions_are_kept_and_get_the_error_shape() -> None:
@@ -57,3 +59,17 @@ def test_a_service_own_422_and_descriptions_are_kept_and_get_the_error_shape() -
 def test_a_204_declares_no_content() -> None:
     operation = {"responses": {"204": {"description": "removed", "content": {"application/json": {}}}}}
     assert _responses(_document(gone=operation), "gone")["204"] == {"description": "removed"}
+
+
+def test_every_operation_declares_api_gateways_own_answers_and_a_503_with_retry_after() -> None:
+    responses = _responses(_document(any={"responses": {"200": {"description": "ok"}}}), "any")
+    assert sorted(responses) == sorted(["200", *GATEWAY])
+    assert all(responses[code]["content"] == ERROR_CONTENT for code in GATEWAY)
+    assert responses["503"]["headers"]["Retry-After"]["schema"] == {"type": "integer"}
+
+
+def test_the_document_requires_sigv4_as_api_gateway_exports_iam_authorization() -> None:
+    fixed = conventional_responses(_document(any={"responses": {}}))
+    assert fixed["security"] == [{SIGV4_SCHEME: []}]
+    assert fixed["components"]["securitySchemes"][SIGV4_SCHEME] == SIGV4
+    assert SIGV4["x-amazon-apigateway-authtype"] == "awsSigv4" and SIGV4["name"] == "Authorization"

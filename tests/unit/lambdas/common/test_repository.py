@@ -12,6 +12,7 @@ from botocore.exceptions import ClientError, EndpointConnectionError
 
 from tatami_functions.common import repository
 from tatami_functions.common.clients import ClientConfig
+from tatami_functions.common.dependencies import CLIENT_CONFIG
 from tatami_functions.common.repository import CONDITION_FAILED, TableRepository, forget_instances
 from tatami_functions.common.settings import SettingsError, TableSettings, variable
 
@@ -91,19 +92,24 @@ def test_a_call_passes_the_request_through_and_returns_the_answer() -> None:
 
 def test_a_client_error_is_the_services_unavailable_error_naming_operation_and_noun() -> None:
     error = client_error("ProvisionedThroughputExceededException")
-    with pytest.raises(Unavailable, match=r"^cannot put item on things: An error occurred") as raised:
+    throttled = r"^cannot put item on things: DynamoDB is throttling requests; retry after 1 s$"
+    with pytest.raises(Unavailable, match=throttled) as raised:
         Things("T", client=FakeClient(error))._call("put_item", TableName="T")
     assert raised.value.__cause__ is error
 
 
-def test_a_botocore_error_is_unavailable_too() -> None:
-    error = EndpointConnectionError(endpoint_url="http://nowhere")
-    with pytest.raises(Unavailable, match=r"^cannot transact write items on things: Could not connect"):
+def test_a_botocore_error_is_unavailable_too_and_its_endpoint_is_not_repeated() -> None:
+    error = EndpointConnectionError(endpoint_url="http://10.0.0.7:8000/")
+    with pytest.raises(Unavailable) as raised:
         Things("T", client=FakeClient(error))._call("transact_write_items", TransactItems=[])
+    assert str(raised.value) == (
+        "cannot transact write items on things: DynamoDB cannot be reached; retry after 5 s"
+    )
 
 
 def test_without_a_noun_the_message_names_the_operation_alone() -> None:
-    with pytest.raises(Unavailable, match=r"^cannot query: An error occurred \(ResourceNotFoundException\)"):
+    refused = r"^cannot query: DynamoDB refused the request \(ResourceNotFoundException\)"
+    with pytest.raises(Unavailable, match=refused):
         Silent("T", client=FakeClient(client_error("ResourceNotFoundException")))._call("query")
 
 
@@ -140,7 +146,7 @@ def test_the_client_is_created_on_first_use_with_the_config_and_kept(monkeypatch
     assert made == []  # nothing at construction: a cold start pays only for what it uses
     assert things.client is things.client
     assert sharded.client is not things.client
-    assert made == [("dynamodb", None), ("dynamodb", Sharded.client_config.config)]
+    assert made == [("dynamodb", CLIENT_CONFIG.config), ("dynamodb", Sharded.client_config.config)]
 
 
 def test_an_injected_client_is_used_as_is(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import boto3
 import pytest
 from botocore.config import Config
+from botocore.exceptions import EndpointConnectionError
 
 from tatami.local import faults
 from tatami.local.faults import Crash, FaultInjector, FaultPlan
@@ -50,3 +52,33 @@ def test_injected_throttling_is_retried_by_botocore_then_raised(monkeypatch: pyt
     retries = raised.value.response["ResponseMetadata"]["RetryAttempts"]
     assert retries >= 2
     assert injector.injected == {"ThrottlingException": retries + 1}  # each try, each retry injected
+
+
+def test_a_switched_plan_fails_calls_only_while_its_file_exists(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import botocore.session
+
+    monkeypatch.setattr(botocore.session.Session, "create_client", botocore.session.Session.create_client)
+    switch = tmp_path / "faults.json"
+    injector = faults.install(FaultPlan(switch=str(switch)))
+    client = boto3.client(
+        "dynamodb",
+        endpoint_url="http://127.0.0.1:9",  # nothing listens: an unarmed call fails to connect
+        region_name="us-east-1",
+        aws_access_key_id="k",
+        aws_secret_access_key="s",
+        config=Config(retries={"mode": "standard", "max_attempts": 2}, connect_timeout=1),
+    )
+    switch.write_text(FaultPlan(rate=1.0, errors=("ThrottlingException",)).to_json())
+    with pytest.raises(client.exceptions.ClientError, match="ThrottlingException"):
+        client.list_tables()
+    switch.write_text(FaultPlan(rate=1.0, errors=(faults.UNREACHABLE,)).to_json())
+    with pytest.raises(EndpointConnectionError):
+        client.list_tables()
+    injected = dict(injector.injected)
+    assert injected.keys() == {"ThrottlingException", faults.UNREACHABLE}
+    switch.unlink()
+    with pytest.raises(EndpointConnectionError):  # the real port, not an injected fault
+        client.list_tables()
+    assert injector.injected == injected

@@ -4,7 +4,7 @@ import base64
 import json
 
 from tatami.local.functions import Invocation
-from tatami.local.proxy import RequestData, proxy_event, proxy_reply
+from tatami.local.proxy import LAMBDA_RESPONSE_BYTES, RequestData, proxy_event, proxy_reply
 from tatami.local.routes import Route
 
 
@@ -61,10 +61,16 @@ def test_reply_maps_status_headers_and_base64_body() -> None:
     assert ("Content-Type", "application/json") in reply.headers
 
 
-def test_function_error_malformed_response_and_timeout() -> None:
+def test_a_function_error_its_timeout_a_malformed_or_oversized_response_are_502s() -> None:
+    """As Lambda documents it: a function that runs but fails or answers wrongly is API Gateway's 502."""
+    internal = {"message": "Internal server error"}
     crashed = proxy_reply(Invocation("id", False, error={"errorType": "ValueError"}))
-    assert (crashed.status, json.loads(crashed.body)) == (502, {"message": "Internal server error"})
+    assert (crashed.status, json.loads(crashed.body)) == (502, internal)
     assert proxy_reply(Invocation("id", True, result={"not": "proxy"})).status == 502
     assert proxy_reply(Invocation("id", True, result="text")).status == 502
     timed_out = proxy_reply(Invocation("id", False, error={"errorType": "Sandbox.Timedout"}))
-    assert timed_out.status == 504
+    assert (timed_out.status, json.loads(timed_out.body)) == (502, internal)
+    oversized = {"statusCode": 200, "body": "x" * LAMBDA_RESPONSE_BYTES}
+    assert proxy_reply(Invocation("id", True, result=oversized)).status == 502
+    just_fits = {"statusCode": 200, "body": "x" * (LAMBDA_RESPONSE_BYTES - 100)}
+    assert proxy_reply(Invocation("id", True, result=just_fits)).status == 200
