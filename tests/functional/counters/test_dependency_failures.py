@@ -13,7 +13,7 @@ from botocore.retries import standard
 
 from tatami.local.faults import _error_response
 from tatami_functions.common.clients import aws_client
-from tatami_functions.common.dependencies import CLIENT_CONFIG
+from tatami_functions.common.dependencies import CLIENT_CONFIG, THROTTLED_RETRY_AFTER, UNAVAILABLE_RETRY_AFTER
 
 Call = Callable[..., tuple[int, dict[str, Any], dict[str, str]]]  # the `call` fixture
 ENDPOINT = "https://dynamodb.eu-west-1.amazonaws.com/"
@@ -40,8 +40,18 @@ ROUTES = [
 ]
 
 
-@pytest.fixture(params=[_throttled, _unreachable, _frozen], ids=["throttled", "unreachable", "frozen"])
-def failing(call: Call, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[Call]:
+# each failure with the reason the answer gives and how long it asks the client to wait
+FAILURES = {
+    "throttled": (_throttled, "is throttling requests", THROTTLED_RETRY_AFTER),
+    "unreachable": (_unreachable, "cannot be reached", UNAVAILABLE_RETRY_AFTER),
+    "frozen": (_frozen, "did not answer in time", UNAVAILABLE_RETRY_AFTER),
+}
+
+
+@pytest.fixture(params=list(FAILURES.values()), ids=list(FAILURES))
+def failing(
+    call: Call, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[Call, str, int]]:
     """`call`, with every DynamoDB call of the handler failing one way (after the counter exists).
 
     The SDK still retries each failure as it would (3 tries); only its backoff sleeps are skipped.
@@ -50,21 +60,25 @@ def failing(call: Call, request: pytest.FixtureRequest, monkeypatch: pytest.Monk
     assert call("PUT", "/counters/down")[0] in (200, 201)
     call("POST", "/counters/down/increments", {"by": 1})  # the write path's config cache is warm too
     events = aws_client("dynamodb", CLIENT_CONFIG).meta.events
-    events.register_first("before-send.dynamodb", request.param, unique_id="dependency-failure")
-    yield call
+    inject, reason, retry_after = request.param
+    events.register_first("before-send.dynamodb", inject, unique_id="dependency-failure")
+    yield call, reason, retry_after
     events.unregister("before-send.dynamodb", unique_id="dependency-failure")
 
 
 @pytest.mark.parametrize(("method", "path", "body", "extra"), ROUTES)
 def test_every_route_answers_503_with_retry_after_naming_no_endpoint(
-    failing: Call, method: str, path: str, body: Any, extra: dict[str, str] | None
+    failing: tuple[Call, str, int], method: str, path: str, body: Any, extra: dict[str, str] | None
 ) -> None:
     kwargs: dict[str, Any] = {}
     if extra and method == "GET":
         kwargs["query"] = extra
     elif extra:
         kwargs["headers"] = extra
-    status, response, headers = failing(method, path, body, **kwargs)
-    assert (status, headers.get("Retry-After")) == (503, "1"), response
-    assert response["message"] == "counters are unavailable (DynamoDB), retry"
+    call, reason, retry_after = failing
+    status, response, headers = call(method, path, body, **kwargs)
+    assert (status, headers.get("Retry-After")) == (503, str(retry_after)), response
+    message = response["message"]
+    assert message.startswith("cannot ")
+    assert message.endswith(f": DynamoDB {reason}; retry after {retry_after} s")
     assert "amazonaws" not in str(response) and "http" not in str(response)
