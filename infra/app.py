@@ -9,6 +9,7 @@ import aws_cdk as cdk
 from cdk_nag import AwsSolutionsChecks
 
 from infra.paths import REPO_ROOT
+from infra.stacks.monitoring_stack import MonitoringSettings, MonitoringStack, monitoring_stack_name
 from infra.stacks.tatami_stack import StackSettings, TatamiStack
 from tatami_functions.common import stack_outputs
 
@@ -21,14 +22,22 @@ def cdk_json_context() -> dict[str, Any]:
 
 
 def create_app(outdir: str | None = None) -> cdk.App:
-    """The app with its one stack and cdk-nag's AwsSolutions checks; env-agnostic, no lookups."""
+    """The app with its stack, the stack monitoring it and cdk-nag's AwsSolutions checks; env-agnostic,
+    no lookups."""
     app = cdk.App(outdir=outdir, context=cdk_json_context())
-    settings = StackSettings.from_context(app.node.try_get_context("tatami"))
-    TatamiStack(
+    context = app.node.try_get_context("tatami")
+    stack = TatamiStack(
         app,
         stack_outputs.STACK_NAME,
-        settings=settings,
+        settings=StackSettings.from_context(context),
         description="tatami: DynamoDB patterns (Z-order search, IP lookup, counters, data models, OLAP)",
+    )
+    MonitoringStack(
+        app,
+        monitoring_stack_name(stack.stack_name),
+        watched=stack,
+        settings=MonitoringSettings.from_context(context),
+        description="tatami: alarms, dashboard and alarm topic of the tatami stack",
     )
     cdk.Aspects.of(app).add(AwsSolutionsChecks(verbose=True))
     return app
