@@ -68,13 +68,15 @@ def read_alarms(assembly: Assembly, resolver: Resolver) -> list[AlarmSpec]:
     for stack in assembly.stacks:
         for logical_id, props in stack.resources("AWS::CloudWatch::Alarm"):
             try:
-                specs.append(_alarm(logical_id, resolver.resolve(props)))
+                # An alarm without AlarmName gets its physical name from CloudFormation (the local name).
+                name = str(props.get("AlarmName") or resolver.refs.get(logical_id, logical_id))
+                specs.append(_alarm(logical_id, name, resolver.resolve(props)))
             except (KeyError, ValueError, TypeError) as exc:
                 raise AlarmSpecError(f"alarm {logical_id}: {exc}") from None
     return specs
 
 
-def _alarm(logical_id: str, props: dict[str, Any]) -> AlarmSpec:
+def _alarm(logical_id: str, name: str, props: dict[str, Any]) -> AlarmSpec:
     comparison = props["ComparisonOperator"]
     if comparison not in COMPARISONS:
         raise ValueError(f"ComparisonOperator {comparison} is not evaluated locally (anomaly detection)")
@@ -82,7 +84,7 @@ def _alarm(logical_id: str, props: dict[str, Any]) -> AlarmSpec:
     evaluation_periods = int(props["EvaluationPeriods"])
     return AlarmSpec(
         logical_id=logical_id,
-        name=str(props.get("AlarmName", logical_id)),
+        name=name,
         metrics=metrics,
         expression=expression,
         comparison=comparison,

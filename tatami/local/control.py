@@ -1,5 +1,6 @@
 """A loopback control endpoint of the running local cloud: `tatami local fire RULE` runs a scheduled
-rule now; `tatami local status` reads each stream trigger's backlog (GET /streams)."""
+rule now; `tatami local status` reads each stream trigger's backlog (GET /streams) and the alarms'
+states (GET /alarms, as `tatami local alarms` does)."""
 
 from __future__ import annotations
 
@@ -43,6 +44,9 @@ def _handler(cloud: LocalCloud) -> type[BaseHTTPRequestHandler]:
         def do_GET(self) -> None:
             if self.path.rstrip("/") == "/streams":
                 self._reply(200, cloud.stream_status())
+                return
+            if self.path.rstrip("/") == "/alarms":
+                self._reply(200, cloud.alarm_states())
                 return
             rules = [{"logical_id": r.logical_id, "schedule": r.schedule} for r in cloud.assembly.rules]
             self._reply(

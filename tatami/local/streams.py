@@ -54,6 +54,7 @@ class StreamPoller:
         self.shards: dict[str, _Shard] = {}
         self._stop = threading.Event()
         self._held = threading.Event()
+        self._delivering = False
         self._thread = threading.Thread(target=self._run, name=f"stream-{spec.logical_id}", daemon=True)
 
     def start(self) -> None:
@@ -70,6 +71,13 @@ class StreamPoller:
 
     def release(self) -> None:
         self._held.clear()
+
+    def idle(self) -> bool:
+        """Nothing buffered, unread or being delivered: what a test waits for before it moves the
+        clock ahead (a record waiting out its batching window then would age with the clock)."""
+        started = self.delivery.stats.invocations
+        quiet = not self._delivering and self.backlog() == 0
+        return quiet and not self._delivering and self.delivery.stats.invocations == started
 
     def backlog(self) -> int:
         """Records this mapping has not delivered yet: those buffered, and those the stream holds after
@@ -136,7 +144,11 @@ class StreamPoller:
         if shard.buffer and (full or waited or shard.closed) and not self._held.is_set():
             batch, shard.buffer = shard.buffer[: self.spec.batch_size], shard.buffer[self.spec.batch_size :]
             shard.first_buffered_at = time.monotonic()
-            self.delivery.deliver(shard.shard_id, batch)
+            self._delivering = True
+            try:
+                self.delivery.deliver(shard.shard_id, batch)
+            finally:
+                self._delivering = False
             return True
         return False
 

@@ -1,6 +1,7 @@
 """A local cloud of the app whose functions meet injected faults (tatami/local/faults.py): throttling and
 server errors on a fifth of their DynamoDB calls, and a roll-up whose execution environments are
-killed every three calls, in the middle of their batches."""
+killed every three calls, in the middle of their batches; for the alarms' tests, a forum function
+that crashes on every request and a places function whose index reads are throttled half the time."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import requests
 
 from tatami.local import engines
 from tatami.local.cloud import LocalCloud, LocalCloudConfig
-from tatami.local.faults import FaultPlan
+from tatami.local.faults import THROTTLING, FaultPlan
 
 ATTEMPTS = 12
 THROTTLED = FaultPlan(rate=0.2, operations=("dynamodb",), seed=19)
@@ -20,6 +21,10 @@ PLANS = {
     "CountersWriteFunction": THROTTLED,
     "CountersRollupFunction": FaultPlan(rate=0.2, operations=("dynamodb",), crash_after=3, seed=20),
     "ReplicationLabFunction": THROTTLED,
+    "ForumModelFunction": FaultPlan(operations=("dynamodb",), crash_after=1),
+    "PlacesApiFunction": FaultPlan(
+        rate=0.5, errors=THROTTLING, operations=("dynamodb.Query", "dynamodb.Scan"), seed=21
+    ),
 }
 
 

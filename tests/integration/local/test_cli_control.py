@@ -1,4 +1,4 @@
-"""`tatami local fire` and `status` talk to a running local cloud through its control endpoint."""
+"""`tatami local fire`, `status` and `alarms` talk to a running local cloud through its control endpoint."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+import requests
 from click.testing import CliRunner
 
 from tatami.local.cloud import LocalCloud
@@ -46,3 +47,28 @@ def test_commands_without_a_running_cloud_say_how_to_start_one(
     monkeypatch.setenv("TATAMI_LOCAL_DIR", str(tmp_path))
     result = CliRunner().invoke(local_command.local, ["fire", "EveryHour"])
     assert result.exit_code == 1 and "make run" in result.output
+
+
+def test_alarms_and_status_show_the_templates_alarms_as_the_running_cloud_evaluates_them(
+    probe_cloud: LocalCloud, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TATAMI_LOCAL_DIR", str(tmp_path))
+    control = ControlServer(probe_cloud)
+    running = RunningState(tmp_path)
+    running.publish({"api_url": probe_cloud.api_url, "control_url": control.url, "outputs": {}})
+    try:
+        assert requests.get(f"{probe_cloud.api_url}/crash", timeout=30).status_code == 502
+        probe_cloud.clock.advance(60 - probe_cloud.clock.now() % 60 + 1)  # the error's minute is complete
+        firing = CliRunner().invoke(local_command.local, ["alarms"])
+        status = json.loads(CliRunner().invoke(local_command.local, ["status"]).output)["alarms"]
+        probe_cloud.clock.advance(60)  # a minute without errors
+        every = CliRunner().invoke(local_command.local, ["alarms", "--all"])
+    finally:
+        running.release()
+        control.stop()
+    assert firing.exit_code == 0, firing.output
+    (line,) = [line for line in firing.output.splitlines() if line.startswith("ALARM")]
+    name = line.split()[1]
+    assert name.startswith("Probe-ApiErrors") and "Errors Sum > 0 (1 of 1 x 60 s)" in firing.output
+    assert status["in ALARM"] == [name] and status["ALARM"] == 1
+    assert f"OK                {name}" in every.output and "1 alarms: {'OK': 1}" in every.output
