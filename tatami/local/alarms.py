@@ -66,14 +66,12 @@ class Alarms:
             for sample in self.samplers:
                 sample()
             now = self.store.clock.now()
-            changes = [
-                (alarm, verdict)
-                for alarm in self._states.values()
-                if (verdict := evaluate(alarm.spec, self._values, now, alarm.state)).state != alarm.state
-            ]
-            for alarm, verdict in changes:
-                self._log_change(alarm, verdict)
-                alarm.state, alarm.reason, alarm.since = verdict.state, verdict.reason, now
+            for alarm in self._states.values():
+                verdict = evaluate(alarm.spec, self._values, now, alarm.state)
+                if verdict.state != alarm.state:
+                    self._log_change(alarm, verdict)
+                    alarm.state, alarm.since = verdict.state, now
+                alarm.reason = verdict.reason
             if not self._evaluated:
                 self._evaluated = True
                 counts = Counter(alarm.state for alarm in self._states.values())
