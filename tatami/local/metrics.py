@@ -19,9 +19,12 @@ import threading
 import time
 from collections.abc import Mapping
 
-__all__ = ["RETENTION_SECONDS", "LocalClock", "MetricKey", "MetricStore"]
+__all__ = ["MAX_DATAPOINTS", "RETENTION_SECONDS", "LocalClock", "MetricKey", "MetricStore"]
 
-RETENTION_SECONDS = 2 * 86_400  # longer than any alarm's periods x evaluation periods (at most a day)
+# CloudWatch evaluates at most a day of periods; one more hour covers the longest period. Memory is
+# bounded too: a metric keeps its newest MAX_DATAPOINTS (a load test's requests per 5-minute period).
+RETENTION_SECONDS = 86_400 + 3_600
+MAX_DATAPOINTS = 100_000
 MetricKey = tuple[str, str, frozenset[tuple[str, str]]]
 
 
@@ -54,7 +57,8 @@ def metric_key(namespace: str, name: str, dimensions: Mapping[str, str]) -> Metr
 
 
 class MetricStore:
-    """Datapoints per metric, in time order; bounded to RETENTION_SECONDS of the clock."""
+    """Datapoints per metric, in time order; bounded to RETENTION_SECONDS of the clock and to
+    MAX_DATAPOINTS per metric."""
 
     def __init__(self, clock: LocalClock) -> None:
         self.clock = clock
@@ -71,8 +75,8 @@ class MetricStore:
             position = bisect.bisect_right(times, at)
             times.insert(position, at)
             values.insert(position, float(value))
-            if times[0] < at - RETENTION_SECONDS:
-                cut = bisect.bisect_left(times, at - RETENTION_SECONDS)
+            if times[0] < at - RETENTION_SECONDS or len(times) > MAX_DATAPOINTS:
+                cut = max(bisect.bisect_left(times, at - RETENTION_SECONDS), len(times) - MAX_DATAPOINTS)
                 del times[:cut], values[:cut]
 
     def values(

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tatami.local import metrics as store_module
 from tatami.local.functions import Invocation
 from tatami.local.metric_sources import CloudMetrics, emf_datapoints, throttle_datapoints
 from tatami.local.metrics import RETENTION_SECONDS, LocalClock, MetricStore
@@ -95,3 +96,10 @@ def test_datapoints_are_stamped_on_the_clock_and_kept_for_the_retention(metrics:
     ]  # the old one went
     with pytest.raises(ValueError, match="forward"):
         clock.advance(-1)
+
+
+def test_a_metric_keeps_its_newest_datapoints(monkeypatch: pytest.MonkeyPatch, metrics: CloudMetrics) -> None:
+    monkeypatch.setattr(store_module, "MAX_DATAPOINTS", 3)
+    for n in range(5):
+        metrics.store.put("Tatami", "Lag", {}, n, at=float(n))
+    assert metrics.store.values("Tatami", "Lag", {}, *EVER) == [2.0, 3.0, 4.0]
