@@ -9,6 +9,7 @@ from typing import Any
 
 from infra.app import create_app
 from infra.stacks.monitoring_stack import monitoring_stack_name
+from tatami.local.assembly import Stack, read_stacks
 from tatami_functions.common import stack_outputs
 
 MONITORING_STACK = monitoring_stack_name(stack_outputs.STACK_NAME)
@@ -20,6 +21,11 @@ class Synthesized:
     template: dict[str, Any]
     metadata: dict[str, list[dict[str, Any]]]
     monitoring: dict[str, Any]  # the monitoring stack's template
+
+    def stack(self) -> Stack:
+        """The service stack as the local cloud reads it (its routes, its functions)."""
+        (stack,) = [stack for stack in read_stacks(self.cdk_out) if stack.name == stack_outputs.STACK_NAME]
+        return stack
 
     def resources(self, resource_type: str) -> dict[str, dict[str, Any]]:
         return {k: v for k, v in self.template["Resources"].items() if v["Type"] == resource_type}
