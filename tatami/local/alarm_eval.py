@@ -97,7 +97,7 @@ def _breaches(spec: AlarmSpec, value: float | None) -> bool | None:
 
 def _period_value(spec: AlarmSpec, values: Values, start: float) -> float | None:
     series = {m.id: statistic(m.stat, values(m, start, start + spec.period)) for m in spec.metrics}
-    return _expression(ast.parse(spec.expression, mode="eval").body, series)
+    return _expression(spec.tree, series)
 
 
 def _expression(node: ast.expr, series: dict[str, float | None]) -> float | None:

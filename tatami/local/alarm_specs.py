@@ -10,7 +10,7 @@ FILL, a metric from another account) is an error naming the alarm, never a silen
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from tatami.local.assembly import Assembly
@@ -54,6 +54,12 @@ class AlarmSpec:
     evaluation_periods: int
     datapoints_to_alarm: int
     treat_missing_data: str  # breaching | notBreaching | ignore | missing
+    # Parsed once, where the spec is made: CPython 3.11's ast.parse is not safe in two threads at once
+    # ("AST constructor recursion depth mismatch", CPython gh-106905), and alarms evaluate in a thread.
+    tree: ast.expr = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tree", ast.parse(self.expression, mode="eval").body)
 
     def describe(self) -> str:
         """`Errors Sum > 0.0 (1 of 1 x 300 s)`: what the alarm watches."""
