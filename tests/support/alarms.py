@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tatami.local.cloud import LocalCloud
+from tests.support.waiting import eventually
 
 PERIOD = 300  # every alarm these tests trip evaluates 5-minute periods
 
@@ -20,7 +21,9 @@ def alarm_on(cloud: LocalCloud, metric: str, **dimensions: str) -> str:
 
 def next_period(cloud: LocalCloud) -> None:
     """Move the cloud's clock to one second into the next period: the one under way is complete, and a
-    test has the whole new period (5 minutes of the machine's time) for its next steps."""
+    test has the whole new period (5 minutes of the machine's time) for its next steps. First every
+    stream trigger finishes what it has: a record waiting while the clock moves would age with it."""
+    assert eventually(lambda: all(poller.idle() for poller in cloud.pollers), timeout=60)
     cloud.clock.advance(PERIOD - cloud.clock.now() % PERIOD + 1)
 
 
