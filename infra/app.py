@@ -9,6 +9,7 @@ import aws_cdk as cdk
 
 from infra.nag import check_app
 from infra.paths import REPO_ROOT
+from infra.stacks.monitoring_stack import MonitoringSettings, MonitoringStack, monitoring_stack_name
 from infra.stacks.tatami_stack import StackSettings, TatamiStack
 from tatami_functions.common import stack_outputs
 
@@ -21,18 +22,26 @@ def cdk_json_context() -> dict[str, Any]:
 
 
 def create_app(outdir: str | None = None, context: dict[str, Any] | None = None) -> cdk.App:
-    """The app with its one stack and cdk-nag's AwsSolutions checks; env-agnostic, no lookups.
+    """The app with its stack, the stack monitoring it and cdk-nag's AwsSolutions checks;
+    env-agnostic, no lookups.
 
-    The context key `stage` (`npx cdk deploy -c stage=dev`, or cdk.json) names the stack
+    The context key `stage` (`npx cdk deploy -c stage=dev`, or cdk.json) names the stacks
     (`stack_outputs.stack_name`); `context` adds to cdk.json's (tests).
     """
     app = cdk.App(outdir=outdir, context={**cdk_json_context(), **(context or {})})
-    settings = StackSettings.from_context(app.node.try_get_context("tatami"))
-    TatamiStack(
+    settings = app.node.try_get_context("tatami")
+    stack = TatamiStack(
         app,
         stack_outputs.stack_name(app.node.try_get_context("stage")),
-        settings=settings,
+        settings=StackSettings.from_context(settings),
         description="tatami: DynamoDB patterns (Z-order search, IP lookup, counters, data models, OLAP)",
+    )
+    MonitoringStack(
+        app,
+        monitoring_stack_name(stack.stack_name),
+        watched=stack,
+        settings=MonitoringSettings.from_context(settings),
+        description="tatami: alarms, dashboard and alarm topic of the tatami stack",
     )
     check_app(app)
     return app

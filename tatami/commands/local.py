@@ -11,6 +11,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -216,8 +217,8 @@ def fire(rule: str) -> None:
 )
 def status(iam_report: bool) -> None:
     """Say whether a local cloud runs here, where, its stack outputs, whether each engine is up (and
-    how often it was restarted) and each stream trigger's backlog (records not yet delivered: an index
-    maintainer still catching up); clear a crashed run's state."""
+    how often it was restarted), each stream trigger's backlog (records not yet delivered: an index
+    maintainer still catching up) and how many alarms are in each state; clear a crashed run's state."""
     work_dir = default_work_dir()
     stale = stale_state(work_dir)
     if stale is not None:
@@ -229,20 +230,39 @@ def status(iam_report: bool) -> None:
             raise click.ClickException(str(exc)) from None
         return
     state = _running_state()
-    click.echo(
-        json.dumps({**state, **{part: _ask(state, part) for part in ("engines", "streams")}}, indent=2)
-    )
+    alarms = _control(state, "alarms")
+    if isinstance(alarms, list):  # how many in each state, and which are in ALARM
+        counts = Counter(alarm["state"] for alarm in alarms)
+        firing = [alarm["name"] for alarm in alarms if alarm["state"] == "ALARM"]
+        alarms = {**dict(sorted(counts.items())), "in ALARM": firing}
+    parts = {part: _control(state, part) for part in ("engines", "streams")}
+    click.echo(json.dumps({**state, **parts, "alarms": alarms}, indent=2))
 
 
-def _ask(state: dict[str, Any], part: str) -> dict[str, Any]:
-    """The running cloud's engines (each one up or not, and its restarts) or stream triggers (each
-    one's backlog and deliveries)."""
+@local.command()
+@click.option(
+    "--all", "everything", is_flag=True, help="Every alarm, not only those in ALARM or without data."
+)
+def alarms(everything: bool) -> None:
+    """The template's alarms as the running local cloud evaluates them: state, name, what each watches
+    and why it is in its state (the README's runbook says what to do)."""
+    found = _control(_running_state(), "alarms")
+    if not isinstance(found, list):
+        raise click.ClickException(f"the local cloud did not answer: {found['unavailable']}")
+    shown = [alarm for alarm in found if everything or alarm["state"] != "OK"]
+    for alarm in shown:
+        click.echo(f"{alarm['state']:<17} {alarm['name']}\n{'':<17} {alarm['watches']}: {alarm['reason']}")
+    click.echo(f"{len(found)} alarms: {dict(Counter(alarm['state'] for alarm in found))}")
+
+
+def _control(state: dict[str, Any], what: str) -> Any:
+    """GET /`what` of the running cloud's control endpoint: its engines (each one up or not, and its
+    restarts), stream triggers (each one's backlog and deliveries) or alarms."""
     try:
-        with urllib.request.urlopen(f"{state['control_url']}/{part}", timeout=60) as response:
-            found: dict[str, Any] = json.loads(response.read())
+        with urllib.request.urlopen(f"{state['control_url']}/{what}", timeout=60) as response:
+            return json.loads(response.read())
     except (OSError, KeyError, ValueError) as exc:
         return {"unavailable": str(exc)}
-    return found
 
 
 def _running_state() -> dict[str, Any]:

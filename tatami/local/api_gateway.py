@@ -69,8 +69,10 @@ class ApiGateway:
         stage: str,
         responses: Mapping[str, GatewayResponse] | None = None,
         limits: GatewayLimits | None = None,
+        on_response: Callable[[int, float], None] = lambda _status, _ms: None,
     ) -> None:
         self.routes = routes
+        self.on_response = on_response  # each answer's status and latency (ms): API Gateway's metrics
         self.responses = dict(responses or {})  # the template's gateway responses, by type
         self.log = log
         self.stage = stage
@@ -190,6 +192,7 @@ class _Handler(BaseHTTPRequestHandler):
         reply = self.gateway.handle(request)
         self._send(reply, request_id)
         elapsed = (time.perf_counter() - started) * 1000
+        self.gateway.on_response(reply.status, elapsed)
         self.gateway.log(
             f"{request.client_ip} {request.method} {self.path} {reply.status} {elapsed:.1f} ms {request_id}"
         )

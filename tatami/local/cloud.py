@@ -6,11 +6,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -19,6 +20,8 @@ from typing import Any, TypeVar
 import boto3
 
 from tatami.local import engines, provision, traffic
+from tatami.local.alarm_specs import read_alarms
+from tatami.local.alarms import Alarms
 from tatami.local.api_gateway import ApiGateway
 from tatami.local.assembly import Assembly, FunctionSpec, StreamMappingSpec, load_assembly
 from tatami.local.delivery import BatchDelivery, MappingStats
@@ -28,6 +31,8 @@ from tatami.local.functions import FunctionPool, Invocation
 from tatami.local.iam.guard import ENFORCE, OFF
 from tatami.local.intrinsics import LOCAL_REGION, Resolver, UnresolvableError
 from tatami.local.logbook import LogBook
+from tatami.local.metric_sources import CloudMetrics
+from tatami.local.metrics import LocalClock, MetricStore
 from tatami.local.routes import RouteTable, read_gateway_responses, read_routes
 from tatami.local.rules import find_rule, scheduled_event
 from tatami.local.sandbox.workers import Sandbox
@@ -56,6 +61,7 @@ class LocalCloudConfig:
     # Injected faults (tatami/local/faults.py) for the workers of each function whose logical id
     # starts with a key: the reliability tests' throttling, transient errors and crashes.
     faults: dict[str, FaultPlan] = dataclasses.field(default_factory=dict)
+    alarm_interval: float = 10.0  # seconds between evaluations of the template's alarms (0: on demand)
 
 
 class LocalCloud:
@@ -80,6 +86,9 @@ class LocalCloud:
         self.failure: str | None = None
         self.on_engine_lost: Callable[[str], None] | None = None
         self._stopping = threading.Lock()
+        self.clock = LocalClock()  # the alarms' and stream records' time; tests may move it ahead
+        self.metrics = CloudMetrics(MetricStore(self.clock))
+        self.alarms: Alarms | None = None
 
     # -- lifecycle -------------------------------------------------------------------------------
     def start(self) -> LocalCloud:
@@ -90,6 +99,7 @@ class LocalCloud:
             self._start_api()
             self._start_pollers()
             self._start_ttl_sweeper()
+            self._start_alarms()
         except BaseException:
             self.stop()
             raise
@@ -104,6 +114,8 @@ class LocalCloud:
     def _stop(self, say: Callable[[str], None]) -> None:
         if self.watch is not None:
             self.watch.stop()
+        if self.alarms is not None:
+            self.alarms.stop()
         if self.ttl_sweeper is not None:
             self.ttl_sweeper.stop()
         if self.pollers:
@@ -183,7 +195,24 @@ class LocalCloud:
         }
 
     def invoke(self, function_id: str, event: dict[str, Any], timeout: float | None = None) -> Invocation:
-        return self.pools[function_id].invoke(event, timeout)
+        invocation = self.pools[function_id].invoke(event, timeout)
+        self.metrics.invocation(self.assembly.functions[function_id].name, invocation)
+        return invocation
+
+    def alarm_states(self) -> list[dict[str, Any]]:
+        """Every alarm of the template with its state now (ALARM first): name, state, reason, since,
+        what it watches. The one view of the alarms: `tatami local status`/`alarms`, GET /alarms."""
+        return self.alarms.refresh() if self.alarms is not None else []
+
+    @contextlib.contextmanager
+    def stalled_trigger(self, function_id: str) -> Iterator[None]:
+        """The stream trigger of `function_id` delivers nothing inside the block (a stalled consumer)."""
+        (poller,) = [poller for poller in self.pollers if poller.spec.function_id == function_id]
+        poller.hold()
+        try:
+            yield
+        finally:
+            poller.release()
 
     def fire_rule(self, name: str) -> list[Invocation]:
         """Invoke every target of a scheduled rule now, with its Input or the scheduled event."""
@@ -247,7 +276,7 @@ class LocalCloud:
         self.sandbox = Sandbox(self.assembly, self.resolver, self.config.work_dir, self.config.iam_mode)
         for logical_id, spec in self.assembly.functions.items():
             self.pools[logical_id] = FunctionPool(
-                spec, self._function_env(spec), self.log.function, self.config.max_workers_per_function
+                spec, self._function_env(spec), self._function_log, self.config.max_workers_per_function
             )
         if self.config.warm_functions:
             threads = [threading.Thread(target=pool.warm, daemon=True) for pool in self.pools.values()]
@@ -255,6 +284,10 @@ class LocalCloud:
                 thread.start()
             for thread in threads:
                 thread.join()
+
+    def _function_log(self, name: str, line: str) -> None:
+        self.log.function(name, line)
+        self.metrics.function_line(line)  # a Powertools metrics (EMF) line publishes its metrics
 
     def _function_env(self, spec: FunctionSpec) -> dict[str, str]:
         try:
@@ -271,13 +304,22 @@ class LocalCloud:
     def _start_api(self) -> None:
         routes = RouteTable(route for stack in self.assembly.stacks for route in read_routes(stack))
         responses = {k: v for stack in self.assembly.stacks for k, v in read_gateway_responses(stack).items()}
+        names = [
+            p.get("Name", k) for s in self.assembly.stacks for k, p in s.resources("AWS::ApiGateway::RestApi")
+        ]
+        api_name, stage = (names or ["api"])[0], self.config.stage
+
+        def published(status: int, latency_ms: float) -> None:
+            self.metrics.api_response(api_name, stage, status, latency_ms)
+
         self.api = ApiGateway(
             routes,
             self.invoke,
             lambda line: self.log.write("api", line),
             self.config.api_port,
-            self.config.stage,
+            stage,
             responses,
+            on_response=published,
         )
         self.api.start()
 
@@ -314,6 +356,23 @@ class LocalCloud:
             self.log.write("iam", f"mapping {spec.logical_id} {verdict}: AccessDenied for {message}")
         return not refused or self.config.iam_mode != ENFORCE
 
+    def _start_alarms(self) -> None:
+        """The template's alarms over what this cloud sees, sampling its queues and the throttles its
+        functions logged; refreshed every `alarm_interval` seconds (and on each `alarm_states()`)."""
+        queues = {name: self.resolver.refs[logical_id] for logical_id, name in self.assembly.queues.items()}
+        sqs, throttles = self.client("sqs"), self.traffic_dir / traffic.THROTTLED_DIR
+        self.alarms = Alarms(
+            read_alarms(self.assembly, self.resolver),
+            self.metrics.store,
+            samplers=[
+                lambda: self.metrics.sample_queues(sqs, queues),
+                lambda: self.metrics.read_throttles(throttles),
+            ],
+            log=lambda line: self.log.write("alarms", line),
+        )
+        if self.config.alarm_interval:
+            self.alarms.start(self.config.alarm_interval)
+
     def _poller(self, spec: StreamMappingSpec, streams: Any, sqs: Any) -> StreamPoller:
         stats = self.stream_stats.setdefault(spec.logical_id, MappingStats())
         queue_url = self.resolver.refs.get(spec.on_failure_queue_id or "")
@@ -330,7 +389,12 @@ class LocalCloud:
             self.log.write(source, line)
 
         function_arn = self.resolver.get_att(spec.function_id, "Arn")
-        delivery = BatchDelivery(spec, function_arn, invoke, discard, stats, log)
+        function_name = self.assembly.functions[spec.function_id].name
+
+        def report_age(seconds: float) -> None:
+            self.metrics.iterator_age(function_name, seconds)
+
+        delivery = BatchDelivery(spec, function_arn, invoke, discard, stats, log, self.clock, report_age)
         # A table kept from a persistent database (--db-path) resumes at its newest record: the
         # local cloud keeps no checkpoints, and replaying a day of old records would surprise more.
         if spec.table_id in self.tables.reused:

@@ -1,6 +1,6 @@
 """A loopback control endpoint of the running local cloud: `tatami local fire RULE` runs a scheduled
-rule now; `tatami local status` reads each stream trigger's backlog (GET /streams) and whether each
-engine is up (GET /engines)."""
+rule now; `tatami local status` reads each stream trigger's backlog (GET /streams), whether each
+engine is up (GET /engines) and the alarms' states (GET /alarms, as `tatami local alarms` does)."""
 
 from __future__ import annotations
 
@@ -47,6 +47,9 @@ def _handler(cloud: LocalCloud) -> type[BaseHTTPRequestHandler]:
                 return
             if self.path.rstrip("/") == "/engines":
                 self._reply(200, cloud.engine_status())
+                return
+            if self.path.rstrip("/") == "/alarms":
+                self._reply(200, cloud.alarm_states())
                 return
             rules = [{"logical_id": r.logical_id, "schedule": r.schedule} for r in cloud.assembly.rules]
             self._reply(

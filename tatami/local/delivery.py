@@ -6,6 +6,11 @@ before each retry (a split is not counted as a retry, so a single bad record end
 and retries from there (an empty or unknown `itemIdentifier` counts as a complete failure). After
 `MaximumRetryAttempts` retries, or once a record is older than `MaximumRecordAgeInSeconds`, the
 records are discarded and their metadata sent to the on-failure destination.
+
+Record times are on the local cloud's clock (`metrics.LocalClock`, which tests may move ahead): the
+record age limit and the iterator age reported per batch are measured on it, and the function gets
+each record's time on the machine's clock moved back by what the clock skipped since the record was
+read, so a function measuring its own lag (the Z-index maintainer, the roll-up) sees the same age.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from typing import Any
 
 from tatami.local.assembly import StreamMappingSpec
 from tatami.local.functions import Invocation
+from tatami.local.metrics import LocalClock
 
 Invoke = Callable[[dict[str, Any]], Invocation]
 Discard = Callable[[dict[str, Any]], None]
@@ -42,6 +48,8 @@ class BatchDelivery:
         discard: Discard,
         stats: MappingStats,
         log: Callable[[str], None],
+        clock: LocalClock | None = None,
+        report_age: Callable[[float], None] = lambda _seconds: None,
     ) -> None:
         self.spec = spec
         self.function_arn = function_arn
@@ -49,6 +57,8 @@ class BatchDelivery:
         self.discard = discard
         self.stats = stats
         self.log = log
+        self.clock = clock or LocalClock()
+        self.report_age = report_age  # seconds: Lambda's IteratorAge, the age of the batch's last record
 
     def deliver(self, shard_id: str, records: list[dict[str, Any]]) -> None:
         pending: list[tuple[list[dict[str, Any]], int]] = [(records, 0)]
@@ -75,7 +85,8 @@ class BatchDelivery:
     def _invoke(self, batch: list[dict[str, Any]]) -> tuple[bool, int] | None:
         """None when the whole batch succeeded, else (function error?, index to retry from)."""
         self.stats.invocations += 1
-        invocation = self.invoke({"Records": batch})
+        self.report_age(self.clock.now() - batch[-1]["dynamodb"]["ApproximateCreationDateTime"])
+        invocation = self.invoke({"Records": self._as_delivered(batch)})
         if not invocation.ok:
             self.log(
                 f"stream batch of {len(batch)} failed: {invocation.error.get('errorType')}: "
@@ -98,10 +109,26 @@ class BatchDelivery:
         self.stats.records_delivered += failed_at
         return False, failed_at
 
+    def _as_delivered(self, batch: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The records with their times on the machine's clock, as old as they are on the cloud's."""
+        offset = self.clock.offset
+        if not offset:
+            return batch
+        return [
+            {
+                **r,
+                "dynamodb": {
+                    **r["dynamodb"],
+                    "ApproximateCreationDateTime": int(r["dynamodb"]["ApproximateCreationDateTime"] - offset),
+                },
+            }
+            for r in batch
+        ]
+
     def _drop_expired(self, shard_id: str, batch: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if self.spec.max_record_age_seconds < 0:
             return batch
-        oldest_allowed = time.time() - self.spec.max_record_age_seconds
+        oldest_allowed = self.clock.now() - self.spec.max_record_age_seconds
         expired = [r for r in batch if r["dynamodb"]["ApproximateCreationDateTime"] < oldest_allowed]
         if expired:
             self._discard(shard_id, expired, "RecordAgeExceeded", 0)

@@ -1,7 +1,8 @@
 """Resolve CloudFormation intrinsic functions against the local cloud's physical resources.
 
 Only what CDK emits for environments, integrations and outputs is supported: Ref, Fn::GetAtt,
-Fn::Join, Fn::Sub, Fn::Select, Fn::Split, Fn::ImportValue (against the app's own exports).
+Fn::Join, Fn::Sub, Fn::Select, Fn::Split, Fn::ImportValue (against the app's own exports),
+Fn::GetStackOutput (CDK's weak cross-stack references, against the app's own stacks' outputs).
 Anything else raises `UnresolvableError` naming the function, never a silent placeholder.
 """
 
@@ -29,6 +30,7 @@ class Resolver:
     refs: dict[str, str] = field(default_factory=dict)
     attributes: dict[tuple[str, str], str] = field(default_factory=dict)
     exports: dict[str, str] = field(default_factory=dict)
+    stack_outputs: dict[tuple[str, str], str] = field(default_factory=dict)  # (stack, output) -> value
 
     def pseudo(self) -> dict[str, str]:
         return {
@@ -119,6 +121,13 @@ def _import_value(resolver: Resolver, argument: Any) -> str:
     return resolver.exports[name]
 
 
+def _get_stack_output(resolver: Resolver, argument: Any) -> str:
+    stack, output = resolver.resolve(argument["StackName"]), resolver.resolve(argument["OutputName"])
+    if (stack, output) not in resolver.stack_outputs:
+        raise UnresolvableError(f"Fn::GetStackOutput {stack}.{output}: no stack of this app has that output")
+    return resolver.stack_outputs[(stack, output)]
+
+
 _FUNCTIONS: dict[str, Callable[[Resolver, Any], Any]] = {
     "Ref": _ref,
     "Fn::GetAtt": _get_att,
@@ -127,4 +136,5 @@ _FUNCTIONS: dict[str, Callable[[Resolver, Any], Any]] = {
     "Fn::Split": _split,
     "Fn::Sub": _sub,
     "Fn::ImportValue": _import_value,
+    "Fn::GetStackOutput": _get_stack_output,
 }

@@ -148,6 +148,7 @@ def resolve_outputs(assembly: Assembly, resolver: Resolver) -> dict[str, str]:
         for key, output in stack.template.get("Outputs", {}).items():
             value = str(resolver.resolve(output["Value"]))
             outputs[key] = value
+            resolver.stack_outputs[(stack.name, key)] = value
             export = output.get("Export", {}).get("Name")
             if export:
                 resolver.exports[str(resolver.resolve(export))] = value

@@ -2,7 +2,9 @@
 
 Per mapping, one thread reads every shard of the table's stream in order (a child shard only after
 its parent is drained), drops records the FilterCriteria reject, batches up to `BatchSize` (waiting
-up to `MaximumBatchingWindowInSeconds`) and hands each batch to `delivery.BatchDelivery`.
+up to `MaximumBatchingWindowInSeconds`) and hands each batch to `delivery.BatchDelivery`. A record's
+time is put on the local cloud's clock when it is read (the delivery's clock). `hold()` stops the
+deliveries (records are still read, up to a batch): a consumer stalled, for the alarms' tests.
 """
 
 from __future__ import annotations
@@ -51,6 +53,8 @@ class StreamPoller:
         self.poll_interval = poll_interval
         self.shards: dict[str, _Shard] = {}
         self._stop = threading.Event()
+        self._held = threading.Event()
+        self._delivering = False
         self._thread = threading.Thread(target=self._run, name=f"stream-{spec.logical_id}", daemon=True)
 
     def start(self) -> None:
@@ -60,6 +64,20 @@ class StreamPoller:
     def stop(self) -> None:
         self._stop.set()
         self._thread.join(timeout=10)
+
+    def hold(self) -> None:
+        """Deliver nothing until `release()`, as a consumer that stalled would take nothing."""
+        self._held.set()
+
+    def release(self) -> None:
+        self._held.clear()
+
+    def idle(self) -> bool:
+        """Nothing buffered, unread or being delivered: what a test waits for before it moves the
+        clock ahead (a record waiting out its batching window then would age with the clock)."""
+        started = self.delivery.stats.invocations
+        quiet = not self._delivering and self.backlog() == 0
+        return quiet and not self._delivering and self.delivery.stats.invocations == started
 
     def backlog(self) -> int:
         """Records this mapping has not delivered yet: those buffered, and those the stream holds after
@@ -123,10 +141,14 @@ class StreamPoller:
         window = self.spec.batching_window_seconds
         full = len(shard.buffer) >= self.spec.batch_size
         waited = time.monotonic() - shard.first_buffered_at >= window
-        if shard.buffer and (full or waited or shard.closed):
+        if shard.buffer and (full or waited or shard.closed) and not self._held.is_set():
             batch, shard.buffer = shard.buffer[: self.spec.batch_size], shard.buffer[self.spec.batch_size :]
             shard.first_buffered_at = time.monotonic()
-            self.delivery.deliver(shard.shard_id, batch)
+            self._delivering = True
+            try:
+                self.delivery.deliver(shard.shard_id, batch)
+            finally:
+                self._delivering = False
             return True
         return False
 
@@ -156,9 +178,11 @@ class StreamPoller:
         return iterator
 
     def _buffer(self, shard: _Shard, raw_records: list[dict[str, Any]]) -> None:
-        read_at = time.time()
+        read_at, skipped = time.time(), self.delivery.clock.offset
         for raw in raw_records:
             record = lambda_record(raw, self.event_source_arn, read_at)
+            if skipped:  # on the cloud's clock (a test moved it ahead)
+                record["dynamodb"]["ApproximateCreationDateTime"] += skipped
             if self.ttl and "userIdentity" not in record and self.ttl.is_ttl_removal(record):
                 record["userIdentity"] = dict(TTL_IDENTITY)  # the local cloud's TTL sweeper deleted it
             if not matches_any(record, self.spec.filter_patterns):

@@ -13,6 +13,9 @@ the CLI and the sample loaders create for the local cloud (`attach`, from `tatam
 local cloud's own emulation of AWS is not app traffic and is not recorded: the TTL sweeper's deletes
 (free in AWS), the stream pollers (stream reads use no table capacity), table provisioning.
 
+Every throttled attempt (each one the SDK retries too) is also logged, in the session's `throttled/`
+folder: DynamoDB's throttling metrics, which the local cloud's alarms evaluate (`metric_sources.py`).
+
 Standard library and botocore only: a function's worker may import nothing else before its handler.
 """
 
@@ -26,7 +29,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ENV", "RECORDED", "attach", "install", "install_from_environment", "session_directory"]
+__all__ = [
+    "ENV",
+    "RECORDED",
+    "THROTTLED_DIR",
+    "attach",
+    "install",
+    "install_from_environment",
+    "session_directory",
+]
 
 ENV = "TATAMI_TRAFFIC_DIR"  # where a worker records (set by the local cloud, removed before the handler)
 RECORDED = frozenset(
@@ -42,6 +53,10 @@ RECORDED = frozenset(
         "TransactWriteItems",
         "TransactGetItems",
     }
+)
+THROTTLED_DIR = "throttled"  # below the session's folder: one JSON line per throttled attempt
+_THROTTLING = frozenset(
+    {"ProvisionedThroughputExceededException", "ThrottlingException", "RequestLimitExceeded"}
 )
 _ASKED, _BODY = "tatami_traffic_asked", "tatami_traffic_body"
 _installed = False
@@ -75,10 +90,12 @@ class _Log:
 
 
 class _Recorder:
-    """The three botocore event handlers: ask for consumed capacity, keep the request, record."""
+    """The botocore event handlers: ask for consumed capacity, keep the request, log each throttled
+    attempt, record the call."""
 
-    def __init__(self, log: _Log) -> None:
-        self.log = log
+    def __init__(self, directory: Path, source: str) -> None:
+        self.log = _Log(directory, source)
+        self.throttles = _Log(directory / THROTTLED_DIR, source)
 
     def ask(self, params: dict[str, Any], model: Any, context: dict[str, Any], **_: Any) -> None:
         if model.name in RECORDED:
@@ -89,6 +106,17 @@ class _Recorder:
     def keep(self, params: dict[str, Any], context: dict[str, Any], **_: Any) -> None:
         if _ASKED in context:
             context[_BODY] = params.get("body")
+
+    def throttled(
+        self, response_dict: Any, parsed_response: Any, context: dict[str, Any], event_name: str, **_: Any
+    ) -> None:
+        if _ASKED not in context or not response_dict or response_dict.get("status_code", 200) < 400:
+            return
+        code = (parsed_response or {}).get("Error", {}).get("Code")
+        if code in _THROTTLING and context.get(_BODY):
+            operation = event_name.rsplit(".", 1)[-1]
+            request = json.loads(context[_BODY])
+            self.throttles.write({"t": round(time.time(), 3), "op": operation, "req": request, "error": code})
 
     def record(
         self, http_response: Any, parsed: dict[str, Any], model: Any, context: dict[str, Any], **_: Any
@@ -115,6 +143,7 @@ class _Recorder:
         return [
             ("before-parameter-build.dynamodb", self.ask),
             ("before-call.dynamodb", self.keep),
+            ("response-received.dynamodb", self.throttled),
             ("after-call.dynamodb", self.record),
         ]
 
@@ -126,7 +155,7 @@ def install(directory: Path, source: str) -> None:
         return
     from botocore import handlers  # imported here: the worker imports this module before botocore
 
-    handlers.BUILTIN_HANDLERS.extend(_Recorder(_Log(directory, source)).handlers())
+    handlers.BUILTIN_HANDLERS.extend(_Recorder(directory, source).handlers())
     _installed = True
 
 
@@ -144,7 +173,7 @@ def attach(client: Any, directory: Path, source: str) -> Any:
     """Record one client's DynamoDB calls (a CLI or sample loader client); returns the client."""
     if _installed or client.meta.service_model.service_name != "dynamodb":
         return client
-    recorder = _attached.get(directory) or _attached.setdefault(directory, _Recorder(_Log(directory, source)))
+    recorder = _attached.get(directory) or _attached.setdefault(directory, _Recorder(directory, source))
     for event, handler in recorder.handlers():
         client.meta.events.register(event, handler, unique_id=f"tatami-traffic-{event}")
     return client

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tatami_functions.common import stack_outputs
-from tests.support.synthesis import Synthesized
+from tests.support.synthesis import MONITORING_STACK, Synthesized
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -47,3 +47,5 @@ def test_cdk_cli_synthesizes_the_same_resources(synthesized: Synthesized, tmp_pa
     assert result.returncode == 0, result.stderr[-3000:]
     cli_template = json.loads((tmp_path / f"{stack_outputs.STACK_NAME}.template.json").read_text())
     assert _comparable(cli_template) == _comparable(synthesized.template)
+    cli_monitoring = json.loads((tmp_path / f"{MONITORING_STACK}.template.json").read_text())
+    assert _comparable(cli_monitoring) == _comparable(synthesized.monitoring)

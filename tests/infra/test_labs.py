@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 
 from infra.constructs.labs import ReplicationSettings
-from tatami.local.assembly import read_stacks
 from tatami.local.routes import read_routes
 from tatami_functions.common import stack_outputs
 from tatami_functions.labs.replication.settings import ReplicatorSettings
@@ -115,7 +114,7 @@ def test_the_replicator_may_only_put_into_the_replica(synthesized: Synthesized) 
 
 
 def test_every_route_is_served_by_its_labs_function(synthesized: Synthesized) -> None:
-    (stack,) = read_stacks(synthesized.cdk_out)
+    stack = synthesized.stack()
     served = {(r.method, r.resource_path): r.function_id or "" for r in read_routes(stack)}
     expected = {
         "InvoicesLabFunction": [

@@ -11,7 +11,6 @@ import pytest
 from infra.constructs import forum_orders_businesses_schema as schema
 from infra.constructs.forum_orders_businesses import OrdersModel
 from infra.constructs.shared import Shared
-from tatami.local.assembly import load_assembly
 from tatami.local.routes import read_routes
 from tatami_functions.common import stack_outputs
 from tatami_functions.common.tokens import PageTokenSettings
@@ -126,7 +125,7 @@ def test_no_model_streams_changes_nobody_reads(synthesized: Synthesized) -> None
 
 
 def test_routes_are_served_by_their_models_function(synthesized: Synthesized) -> None:
-    (stack,) = load_assembly(synthesized.cdk_out).stacks
+    stack = synthesized.stack()
     routes = {(r.method, r.resource_path): r for r in read_routes(stack)}
     expected = {
         "tatami_functions.models.forum.handler.handler": [

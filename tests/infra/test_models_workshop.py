@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from tatami.local.assembly import read_stacks
 from tatami.local.routes import read_routes
 from tatami_functions.common import stack_outputs
 from tatami_functions.models.devices.settings import DeviceLogsSettings
@@ -169,7 +168,7 @@ def test_s3_grants_stay_inside_their_prefix(synthesized: Synthesized, role: str,
 
 
 def test_every_route_of_the_models_is_served_by_its_function(synthesized: Synthesized) -> None:
-    (stack,) = read_stacks(synthesized.cdk_out)
+    stack = synthesized.stack()
     served = {(r.method, r.resource_path): r.function_id or "" for r in read_routes(stack)}
     expected = {
         "WorkshopDevicesFunction": [

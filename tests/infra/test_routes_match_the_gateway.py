@@ -9,7 +9,6 @@ from collections import defaultdict
 
 import pytest
 
-from tatami.local.assembly import read_stacks
 from tatami.local.routes import read_routes
 from tatami_functions.docs.api import service_api_modules
 from tests.support.synthesis import Synthesized
@@ -31,7 +30,7 @@ def resolver_routes(module: str) -> set[tuple[str, str]]:
 
 def gateway_routes(synthesized: Synthesized) -> dict[str, set[tuple[str, str]]]:
     """Service package (the handler's module without `.handler`) -> the routes the gateway sends it."""
-    (stack,) = read_stacks(synthesized.cdk_out)
+    stack = synthesized.stack()
     functions = synthesized.resources("AWS::Lambda::Function")
     served: dict[str, set[tuple[str, str]]] = defaultdict(set)
     for route in read_routes(stack):

@@ -10,7 +10,6 @@ from aws_cdk import aws_lambda as lambda_
 from infra import constants
 from infra.app import cdk_json_context, create_app
 from infra.constructs.service_api import COLD_START_ALLOWANCE, INTEGRATION_TIMEOUT, Route, ServiceApi
-from tatami.local.assembly import read_stacks
 from tatami.local.routes import read_routes
 from tests.support.synthesis import Synthesized
 
@@ -18,8 +17,7 @@ LATEST = INTEGRATION_TIMEOUT.to_seconds() - COLD_START_ALLOWANCE.to_seconds()
 
 
 def test_every_function_behind_the_api_stops_before_the_integration(synthesized: Synthesized) -> None:
-    (stack,) = read_stacks(synthesized.cdk_out)
-    served = {route.function_id for route in read_routes(stack) if route.function_id}
+    served = {route.function_id for route in read_routes(synthesized.stack()) if route.function_id}
     functions = synthesized.resources("AWS::Lambda::Function")
     assert served, "the gateway serves functions"
     timeouts = {function: functions[function]["Properties"]["Timeout"] for function in served}

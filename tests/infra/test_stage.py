@@ -1,5 +1,5 @@
-"""A stage (`-c stage=dev`) names the stack and every account-unique physical name after it, so two
-stages live in one account and region; without one the names stay those of deployed stacks."""
+"""A stage (`-c stage=dev`) names the stacks and every account-unique physical name after it (alarm
+and dashboard names follow the stack's), so two stages live in one account and region; without one the names stay those of deployed stacks."""
 
 from __future__ import annotations
 
@@ -34,8 +34,8 @@ def test_without_a_stage_the_names_are_those_deployed_stacks_have(synthesized: S
 
 def test_a_stage_names_the_stack_and_its_catalog() -> None:
     app = create_app(context={"stage": "dev"})  # the construct tree only: synthesis is the slow part
-    (stack,) = [child for child in app.node.children if isinstance(child, Stack)]
-    assert stack.stack_name == "Tatami-dev"
+    stack, monitoring = [child for child in app.node.children if isinstance(child, Stack)]
+    assert (stack.stack_name, monitoring.stack_name) == ("Tatami-dev", "Tatami-devMonitoring")
     olap = stack.node.find_child("Olap")
     assert isinstance(olap, OlapExport)
     assert (olap.catalog.database_name, olap.catalog.work_group_name) == (

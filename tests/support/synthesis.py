@@ -8,7 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from infra.app import create_app
+from infra.stacks.monitoring_stack import monitoring_stack_name
+from tatami.local.assembly import Stack, read_stacks
 from tatami_functions.common import stack_outputs
+
+MONITORING_STACK = monitoring_stack_name(stack_outputs.STACK_NAME)
 
 
 @dataclass(frozen=True)
@@ -16,6 +20,12 @@ class Synthesized:
     cdk_out: Path
     template: dict[str, Any]
     metadata: dict[str, list[dict[str, Any]]]
+    monitoring: dict[str, Any]  # the monitoring stack's template
+
+    def stack(self) -> Stack:
+        """The service stack as the local cloud reads it (its routes, its functions)."""
+        (stack,) = [stack for stack in read_stacks(self.cdk_out) if stack.name == stack_outputs.STACK_NAME]
+        return stack
 
     def resources(self, resource_type: str) -> dict[str, dict[str, Any]]:
         return {k: v for k, v in self.template["Resources"].items() if v["Type"] == resource_type}
@@ -34,8 +44,11 @@ class Synthesized:
 def synthesize(cdk_out: Path) -> Synthesized:
     create_app(outdir=str(cdk_out)).synth()
     template = json.loads((cdk_out / f"{stack_outputs.STACK_NAME}.template.json").read_text())
-    metadata = json.loads((cdk_out / f"{stack_outputs.STACK_NAME}.metadata.json").read_text())
-    return Synthesized(cdk_out, template, metadata)
+    metadata: dict[str, list[dict[str, Any]]] = {}
+    for stack in (stack_outputs.STACK_NAME, MONITORING_STACK):
+        metadata.update(json.loads((cdk_out / f"{stack}.metadata.json").read_text()))
+    monitoring = json.loads((cdk_out / f"{MONITORING_STACK}.template.json").read_text())
+    return Synthesized(cdk_out, template, metadata, monitoring)
 
 
 def keys(schema: list[dict[str, str]]) -> list[tuple[str, str]]:

@@ -1,7 +1,8 @@
 """Deliberately changed copies of a synthesized app: a grant taken away or added, a layer or variable gone.
 
 `copy_assembly` copies a cloud assembly (the asset folders are linked, not copied) and lets a
-function change the template in memory before it is written; the helpers below are such changes.
+function change the service stack's template in memory before it is written; the helpers below are
+such changes.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ def copy_assembly(cdk_out: Path, target: Path, *changes: Callable[[Template], No
     for entry in cdk_out.iterdir():
         if entry.is_dir():
             (target / entry.name).symlink_to(entry.resolve())
-        elif entry.name.endswith(".template.json"):
+        elif entry.name == STACK_TEMPLATE:  # the service stack (the monitoring stack is copied as is)
             template = json.loads(entry.read_text())
             for change in changes:
                 change(template)

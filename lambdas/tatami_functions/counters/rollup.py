@@ -22,6 +22,7 @@ from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from tatami_functions.common.metric_names import ROLLUP_LAG
 from tatami_functions.common.observability import logger, metrics
 from tatami_functions.common.stream_batches import partial_response
 from tatami_functions.counters.counters_table import CountersTable
@@ -107,4 +108,4 @@ def _save(states: dict[str, dict[int, ShardState]]) -> dict[str, str]:
 def _record_lag(updates: Iterable[Update]) -> None:
     oldest = min((state.at for _, _, state in updates), default=None)
     if oldest is not None:
-        metrics.add_metric(name="RollupLagSeconds", unit=MetricUnit.Seconds, value=time.time() - oldest)
+        metrics.add_metric(name=ROLLUP_LAG, unit=MetricUnit.Seconds, value=time.time() - oldest)

@@ -15,6 +15,7 @@ from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from tatami_functions.common.metric_names import export_metric
 from tatami_functions.olap.clients import client
 from tatami_functions.olap.exceptions import ExportError
 from tatami_functions.olap.exports import TableExports
@@ -42,7 +43,7 @@ def report(outcomes: list[ExportOutcome]) -> dict[str, Any]:
     """Log and count each table's outcome; raise when any failed."""
     for outcome in outcomes:
         logger.info(outcome.line(), extra=outcome.to_json())
-        metrics.add_metric(name=f"Exports_{outcome.action}", unit=MetricUnit.Count, value=1)
+        metrics.add_metric(name=export_metric(outcome.action), unit=MetricUnit.Count, value=1)
     failed = [outcome.line() for outcome in outcomes if outcome.action == "failed"]
     if failed:
         raise ExportError("; ".join(failed))

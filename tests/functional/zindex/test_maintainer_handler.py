@@ -5,6 +5,7 @@ reports only real failures and counts a batch once."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
@@ -88,6 +89,17 @@ def test_one_metric_per_batch_counts_every_address_written(aws: Any, capsys: Any
     handle(*records)
     metrics = [json.loads(line) for line in capsys.readouterr().out.splitlines() if '"_aws"' in line]
     assert [m["AddressesWritten"] for m in metrics] == [[3.0]]  # one value, not one per record
+
+
+def test_the_index_lag_metric_is_the_age_of_the_batchs_oldest_record(aws: Any, capsys: Any) -> None:
+    records = [stream_record(put(aws, {**PLACE, "id": f"l{n}"}), sequence=30 + n) for n in range(2)]
+    now = time.time()
+    records[0]["dynamodb"]["ApproximateCreationDateTime"] = int(now) - 90
+    records[1]["dynamodb"]["ApproximateCreationDateTime"] = int(now) - 5
+    handle(*records)
+    (metric,) = [json.loads(line) for line in capsys.readouterr().out.splitlines() if '"_aws"' in line]
+    (lag,) = metric[lambda_handler.LAG_METRIC]
+    assert 90 <= lag < 90 + (time.time() - now) + 1  # the oldest record's wait, not the newest's
 
 
 def test_only_the_newest_image_of_a_key_is_applied(aws: Any, monkeypatch: pytest.MonkeyPatch) -> None:

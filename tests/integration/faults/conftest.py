@@ -1,7 +1,9 @@
 """A local cloud of the app whose functions meet injected faults (tatami/local/faults.py): throttling and
 server errors on a fifth of their DynamoDB calls, a roll-up whose execution environments are
-killed every three calls, in the middle of their batches, and a counters writer killed once at each
-step of a keyed increment (CRASHES: before or after its calls, on counters named after the step)."""
+killed every three calls, in the middle of their batches, a counters writer killed once at each
+step of a keyed increment (CRASHES: before or after its calls, on counters named after the step);
+for the alarms' tests, a forum function that crashes on every request and a places function whose
+index reads are throttled half the time."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ import requests
 
 from tatami.local import engines
 from tatami.local.cloud import LocalCloud, LocalCloudConfig
-from tatami.local.faults import Crash, FaultPlan
+from tatami.local.faults import THROTTLING, Crash, FaultPlan
 
 ATTEMPTS = 12
 THROTTLED = FaultPlan(rate=0.2, operations=("dynamodb",), seed=19)
@@ -31,6 +33,10 @@ PLANS = {
     "CountersWriteFunction": dataclasses.replace(THROTTLED, crashes=CRASHES),
     "CountersRollupFunction": FaultPlan(rate=0.2, operations=("dynamodb",), crash_after=3, seed=20),
     "ReplicationLabFunction": THROTTLED,
+    "ForumModelFunction": FaultPlan(operations=("dynamodb",), crash_after=1),
+    "PlacesApiFunction": FaultPlan(
+        rate=0.5, errors=THROTTLING, operations=("dynamodb.Query", "dynamodb.Scan"), seed=21
+    ),
 }
 
 

@@ -3,8 +3,10 @@ construct deploys it as is, so a table gets its indexes maintained without code 
 
 The batch is applied up front (newest image per key, writes in parallel: :func:`zindex.maintainer.maintain`),
 then Powertools' ``BatchProcessor`` reports each record: the failed ones fail (Lambda retries from the
-lowest), the others succeed. One metric per batch counts the keys written; unencodable items are logged
-with their key and reason. Needs the Powertools layer (the construct adds it) besides boto3.
+lowest), the others succeed. One metric per batch counts the keys written, another is the index lag
+(``LAG_METRIC``: how long the batch's oldest write waited for its index keys, which the stack alarms
+on); unencodable items are logged with their key and reason. Needs the Powertools layer (the
+construct adds it) besides boto3.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from zindex.status import batch_fields
 BATCH_SIZE_ENV = (
     "ZINDEX_BATCH_SIZE"  # the mapping's batch size (the construct sets it): a full batch means a backlog
 )
+LAG_METRIC = "IndexLagSeconds"  # per batch: seconds its oldest record waited (the stack's lag alarm)
 
 logger = Logger()
 metrics = Metrics()
@@ -51,6 +54,9 @@ def report(result: BatchResult, records: int) -> None:
     metrics.add_metric(name="AddressesWritten", unit=MetricUnit.Count, value=result.outcomes["written"])
     if result.unencodable:
         metrics.add_metric(name="UnencodableItems", unit=MetricUnit.Count, value=len(result.unencodable))
+    if result.oldest_record_s is not None:
+        lag = max(0.0, time.time() - result.oldest_record_s)
+        metrics.add_metric(name=LAG_METRIC, unit=MetricUnit.Seconds, value=round(lag, 3))
     if result.engine_records == records:
         return  # only the echo of our own status write: recording it would echo again, forever
     full = records >= int(os.environ.get(BATCH_SIZE_ENV, "100"))

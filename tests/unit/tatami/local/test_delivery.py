@@ -8,6 +8,7 @@ import pytest
 from tatami.local.assembly import StreamMappingSpec
 from tatami.local.delivery import BatchDelivery, MappingStats
 from tatami.local.functions import Invocation
+from tatami.local.metrics import LocalClock
 
 SPEC = StreamMappingSpec(
     logical_id="Mapping",
@@ -135,3 +136,29 @@ def test_infinite_retries_keep_trying_until_success(retries: int) -> None:
     spec = replace(SPEC, max_retries=retries, bisect_on_error=False)
     BatchDelivery(spec, "arn", flaky, pytest.fail, MappingStats(), lambda _l: None).deliver("s", [record(0)])
     assert len(attempts) == 4
+
+
+def test_a_clock_moved_ahead_ages_the_records_for_the_function_the_iterator_age_and_the_age_limit() -> None:
+    """The local clock skipped 10 minutes while the records waited: the function sees them 10 minutes
+    older on its own (machine) clock, the iterator age says so, and the age limit counts it."""
+    clock, ages, seen = LocalClock(), [], []
+    delivery = BatchDelivery(
+        replace(SPEC, max_record_age_seconds=900),
+        "arn:fn",
+        lambda event: seen.extend(event["Records"]) or Invocation("r", True),
+        lambda _message: None,
+        MappingStats(),
+        lambda _line: None,
+        clock,
+        ages.append,
+    )
+    fresh = record(1)
+    fresh["dynamodb"]["ApproximateCreationDateTime"] += clock.offset  # as the poller stamps it
+    clock.advance(600)
+    delivery.deliver("shard", [fresh])
+    assert seen[0]["dynamodb"]["ApproximateCreationDateTime"] <= time.time() - 599
+    assert fresh["dynamodb"]["ApproximateCreationDateTime"] > time.time() - 5  # the poller's copy is kept
+    assert 600 <= ages[0] < 605
+    clock.advance(600)  # 20 minutes now: past the mapping's 15-minute limit
+    delivery.deliver("shard", [fresh])
+    assert delivery.stats.records_discarded == 1 and len(seen) == 1

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from types import SimpleNamespace
 
-from tatami.local.traffic import _Log, _Recorder
+from tatami.local.traffic import THROTTLED_DIR, _Recorder
 
 
 def call(recorder: _Recorder, op: str, params: dict, parsed: dict, status: int = 200) -> dict:
@@ -21,7 +21,7 @@ def call(recorder: _Recorder, op: str, params: dict, parsed: dict, status: int =
 
 
 def test_a_call_is_recorded_with_its_capacity_and_the_caller_sees_what_it_asked(tmp_path: Path) -> None:
-    recorder = _Recorder(_Log(tmp_path, "fn"))
+    recorder = _Recorder(tmp_path, "fn")
     sent = {"TableName": "T", "Key": {"pk": {"S": "a"}}}
     parsed = {"ConsumedCapacity": {"TableName": "T", "CapacityUnits": 1.0}}
     call(recorder, "UpdateItem", sent, parsed)
@@ -34,7 +34,7 @@ def test_a_call_is_recorded_with_its_capacity_and_the_caller_sees_what_it_asked(
 
 
 def test_a_caller_that_asked_keeps_its_answer_and_errors_are_not_recorded(tmp_path: Path) -> None:
-    recorder = _Recorder(_Log(tmp_path, "cli"))
+    recorder = _Recorder(tmp_path, "cli")
     parsed = {"ConsumedCapacity": {"TableName": "T", "CapacityUnits": 0.5}}
     call(recorder, "GetItem", {"TableName": "T", "ReturnConsumedCapacity": "TOTAL"}, parsed)
     assert parsed["ConsumedCapacity"]["CapacityUnits"] == 0.5
@@ -44,8 +44,37 @@ def test_a_caller_that_asked_keeps_its_answer_and_errors_are_not_recorded(tmp_pa
 
 
 def test_other_operations_pass_untouched(tmp_path: Path) -> None:
-    recorder = _Recorder(_Log(tmp_path, "fn"))
+    recorder = _Recorder(tmp_path, "fn")
     sent = {"TableName": "T"}
     call(recorder, "DescribeTable", sent, {"Table": {}})
     assert "ReturnConsumedCapacity" not in sent
     assert list(tmp_path.iterdir()) == []  # no record, not even an empty file
+
+
+def test_every_throttled_attempt_is_logged_apart_from_the_calls(tmp_path: Path) -> None:
+    """The SDK retries a throttled request; each attempt is one throttle event for DynamoDB's metrics,
+    and none of them is a call for the capacity model's replay."""
+    recorder = _Recorder(tmp_path, "fn")
+    context: dict = {}
+    params = {"TableName": "T", "IndexName": "by-x"}
+    recorder.ask(params=params, model=SimpleNamespace(name="Query"), context=context)
+    recorder.keep(params={"body": json.dumps(params).encode()}, context=context)
+    throttled = {"Error": {"Code": "ProvisionedThroughputExceededException"}}
+    for answer, status in (
+        (throttled, 400),
+        (throttled, 400),
+        ({"Error": {"Code": "ValidationException"}}, 400),
+    ):
+        recorder.throttled(
+            response_dict={"status_code": status},
+            parsed_response=answer,
+            context=context,
+            event_name="response-received.dynamodb.Query",
+        )
+    recorder.throttled(response_dict=None, parsed_response=None, context=context, event_name="x.Query")
+    lines = (tmp_path / THROTTLED_DIR).glob("*.jsonl")
+    records = [json.loads(line) for path in lines for line in path.read_text().splitlines()]
+    assert [(r["op"], r["req"]["IndexName"], r["error"]) for r in records] == [
+        ("Query", "by-x", "ProvisionedThroughputExceededException")
+    ] * 2
+    assert not list(tmp_path.glob("*.jsonl"))  # the replayed traffic holds calls only
