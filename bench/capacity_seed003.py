@@ -5,7 +5,7 @@
 The test (tests/unit/tatami/capacity/test_seed003.py) runs three hash seeds per load; this runs
 N (default 15) and prints, per load, the seed's figure beside the model's median, its spread
 (10th-90th percentile over hash seeds: where ~200 /8 keys land on 4 or 10 partitions) and the
-error, measured as the seed measured (tatami/capacity/seed003.py). Writes
+error, measured as the seed measured (tatami/capacity/adapters/seed003.py). Writes
 bench/results/capacity_seed003.json.
 """
 
@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "lambdas")]
 
-from tatami.capacity import seed003  # noqa: E402
+from tatami.capacity.adapters import seed003  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "capacity_seed003.json"
 

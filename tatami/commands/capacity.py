@@ -10,11 +10,11 @@ from pathlib import Path
 
 import click
 
-from tatami.capacity import seed003
-from tatami.capacity.csv_keys import KeyFileError, read_keys
-from tatami.capacity.limits import SOURCES, Limits
-from tatami.capacity.report import simulate
-from tatami.capacity.workloads import ORDERS, Setting, counter_workload, keys_workload
+from tatami.capacity.adapters import seed003
+from tatami.capacity.model.limits import SOURCES, Limits
+from tatami.capacity.reports.report import simulate
+from tatami.capacity.workloads.builders import ORDERS, Setting, counter_workload, keys_workload
+from tatami.capacity.workloads.csv_keys import KeyFileError, read_keys
 from tatami.commands.capacity_options import Output, show, table_options
 
 __all__ = ["capacity"]

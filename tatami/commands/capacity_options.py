@@ -10,11 +10,11 @@ from typing import Any
 
 import click
 
-from tatami.capacity.capacity import Capacity
-from tatami.capacity.limits import Limits
-from tatami.capacity.render import ChartUnavailableError, render, write_csv, write_png
-from tatami.capacity.report import Report
-from tatami.capacity.workloads import Setting
+from tatami.capacity.model.capacity import Capacity
+from tatami.capacity.model.limits import Limits
+from tatami.capacity.reports.render import ChartUnavailableError, render, write_csv, write_png
+from tatami.capacity.reports.report import Report
+from tatami.capacity.workloads.builders import Setting
 
 __all__ = ["Output", "setting_from", "show", "table_options", "write_files"]
 

@@ -1,6 +1,6 @@
 """`tatami local insights`: the local cloud's hottest keys, and would its traffic throttle at scale in AWS?
 
-A thin shell over `tatami.capacity.insights`: find the session's record, ask DynamoDB Local for the
+A thin shell over `tatami.capacity.adapters.insights`: find the session's record, ask DynamoDB Local for the
 tables' keys, print.
 """
 
@@ -12,9 +12,9 @@ from typing import Any
 import boto3
 import click
 
-from tatami.capacity.insights import analyse, describe
-from tatami.capacity.traffic import read_records, schemas_from
-from tatami.capacity.workloads import Setting
+from tatami.capacity.adapters.insights import analyse, describe
+from tatami.capacity.adapters.traffic import read_records, schemas_from
+from tatami.capacity.workloads.builders import Setting
 from tatami.commands.capacity_options import Output, table_options, write_files
 from tatami.local import traffic
 from tatami.local.engines import LOCAL_CREDENTIALS

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from tatami.capacity.capacity import Capacity
-from tatami.capacity.clients import Arrivals, Loader, Timed
-from tatami.capacity.engine import Simulation
-from tatami.capacity.keys import key_hash
-from tatami.capacity.limits import Limits
-from tatami.capacity.space import ACC_R, ACC_W, THR_W, KeySpace
+from tatami.capacity.model.capacity import Capacity
+from tatami.capacity.model.engine import Simulation
+from tatami.capacity.model.keys import key_hash
+from tatami.capacity.model.limits import Limits
+from tatami.capacity.model.space import ACC_R, ACC_W, THR_W, KeySpace
+from tatami.capacity.workloads.clients import Arrivals, Loader, Timed
 
 
 def write(space: KeySpace, key: str, units: float = 1.0, sort_key: bytes = b"", indexes: tuple = ()) -> tuple:

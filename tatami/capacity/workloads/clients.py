@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
 
-from tatami.capacity.engine import Request, Simulation
+from tatami.capacity.model.engine import Request, Simulation
 
 __all__ = ["Arrivals", "Loader", "Timed"]
 

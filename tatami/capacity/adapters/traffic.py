@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tatami.capacity.accesses import Access, Schema
-from tatami.capacity.clients import Timed
-from tatami.capacity.keys import key_hash, sort_bytes
-from tatami.capacity.space import KeySpace
-from tatami.capacity.workloads import Setting, Workload
+from tatami.capacity.adapters.accesses import Access, Schema
+from tatami.capacity.model.keys import key_hash, sort_bytes
+from tatami.capacity.model.space import KeySpace
+from tatami.capacity.workloads.builders import Setting, Workload
+from tatami.capacity.workloads.clients import Timed
 
 __all__ = ["KeyStats", "key_stats", "label", "read_records", "replay", "schemas_from"]
 

@@ -14,7 +14,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from tatami.capacity.limits import Limits
+from tatami.capacity.model.limits import Limits
 
 __all__ = ["item_size", "read_units", "write_units"]
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from tatami.capacity.keys import HASH_SPACE, Position
-from tatami.capacity.limits import Limits
-from tatami.capacity.partition import Partition
+from tatami.capacity.model.keys import HASH_SPACE, Position
+from tatami.capacity.model.limits import Limits
+from tatami.capacity.model.partition import Partition
 
 __all__ = ["heat_split_point", "middle_of", "size_split_point"]
 
@@ -25,7 +25,7 @@ MIN_OBSERVED = 16  # accesses needed before a split point means anything
 def heat_split_point(part: Partition, limits: Limits) -> Position | None:
     """The position to split a hot partition at, or None when a split would not spread its traffic.
 
-    >>> from tatami.capacity.capacity import Allowance
+    >>> from tatami.capacity.model.capacity import Allowance
     >>> hot = Partition(0, (0, b""), Allowance(1000))
     >>> hot.recent.extend((h << 32, b"", 1) for h in (5, 1, 4, 2, 3, 6, 2, 5, 1, 6, 3, 4, 1, 5, 2, 6))
     >>> heat_split_point(hot, Limits()) == (4 << 32, b"")

@@ -17,11 +17,11 @@ import random
 from bisect import bisect_right
 from dataclasses import dataclass
 
-from tatami.capacity.capacity import ON_DEMAND, Allowance, Capacity
-from tatami.capacity.keys import HASH_SPACE, Position
-from tatami.capacity.limits import Limits
-from tatami.capacity.partition import Partition
-from tatami.capacity.split import heat_split_point, middle_of, size_split_point
+from tatami.capacity.model.capacity import ON_DEMAND, Allowance, Capacity
+from tatami.capacity.model.keys import HASH_SPACE, Position
+from tatami.capacity.model.limits import Limits
+from tatami.capacity.model.partition import Partition
+from tatami.capacity.model.split import heat_split_point, middle_of, size_split_point
 
 __all__ = ["ACC_R", "ACC_REQ", "ACC_W", "THR_R", "THR_REQ", "THR_TABLE", "THR_W", "KeySpace", "Split"]
 

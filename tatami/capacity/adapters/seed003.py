@@ -33,11 +33,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from tatami.capacity.capacity import Capacity
-from tatami.capacity.limits import Limits
-from tatami.capacity.measure import MinutePoint, expected_reading, minute_points, reading
-from tatami.capacity.report import Report, simulate
-from tatami.capacity.workloads import FILE_ORDER, SHUFFLED, Setting, keys_workload
+from tatami.capacity.model.capacity import Capacity
+from tatami.capacity.model.limits import Limits
+from tatami.capacity.reports.measure import MinutePoint, expected_reading, minute_points, reading
+from tatami.capacity.reports.report import Report, simulate
+from tatami.capacity.workloads.builders import FILE_ORDER, SHUFFLED, Setting, keys_workload
 
 __all__ = ["DATASET_ITEMS", "LOADS", "LoadResult", "SeedLoad", "dataset", "run"]
 

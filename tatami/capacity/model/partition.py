@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections import deque
 
-from tatami.capacity.capacity import Allowance
-from tatami.capacity.keys import Position
+from tatami.capacity.model.capacity import Allowance
+from tatami.capacity.model.keys import Position
 
 __all__ = ["RECENT", "SAMPLE", "Partition"]
 

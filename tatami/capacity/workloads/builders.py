@@ -3,7 +3,7 @@
 A `Workload` owns its key spaces (the table, then its indexes), the client that sends its requests,
 and a readable label for each partition key (for tables and verdicts). Builders here cover the
 loads a key list describes (a CSV, the IP loader's plan, seed 003's data set) and a sharded
-counter; `tatami.capacity.traffic` builds one from the traffic the local cloud recorded.
+counter; `tatami.capacity.adapters.traffic` builds one from the traffic the local cloud recorded.
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tatami.capacity.capacity import Capacity
-from tatami.capacity.clients import Arrivals, Loader
-from tatami.capacity.engine import Client
-from tatami.capacity.keys import key_hash, sort_bytes
-from tatami.capacity.limits import Limits
-from tatami.capacity.space import KeySpace
+from tatami.capacity.model.capacity import Capacity
+from tatami.capacity.model.engine import Client
+from tatami.capacity.model.keys import key_hash, sort_bytes
+from tatami.capacity.model.limits import Limits
+from tatami.capacity.model.space import KeySpace
+from tatami.capacity.workloads.clients import Arrivals, Loader
 
 __all__ = ["FILE_ORDER", "ORDERS", "SHUFFLED", "Workload", "counter_workload", "keys_workload"]
 

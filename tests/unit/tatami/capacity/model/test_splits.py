@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
-from tatami.capacity.capacity import Capacity
-from tatami.capacity.clients import Arrivals, Loader
-from tatami.capacity.engine import Simulation
-from tatami.capacity.keys import HASH_SPACE, key_hash, sort_bytes
-from tatami.capacity.limits import Limits
-from tatami.capacity.space import ACC_W, KeySpace
+from tatami.capacity.model.capacity import Capacity
+from tatami.capacity.model.engine import Simulation
+from tatami.capacity.model.keys import HASH_SPACE, key_hash, sort_bytes
+from tatami.capacity.model.limits import Limits
+from tatami.capacity.model.space import ACC_W, KeySpace
+from tatami.capacity.workloads.clients import Arrivals, Loader
 
 FAST_HEAT = Limits.overridden(["heat_split_seconds=10"])  # AWS: minutes; shortened to run fast
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tatami.capacity.items import item_size
-from tatami.capacity.report import Report, simulate
-from tatami.capacity.workloads import FILE_ORDER, SHUFFLED, Setting, keys_workload
+from tatami.capacity.model.items import item_size
+from tatami.capacity.reports.report import Report, simulate
+from tatami.capacity.workloads.builders import FILE_ORDER, SHUFFLED, Setting, keys_workload
 from tatami.ip_loader.plan import Plan
 from tatami_functions.ip_lookup.keys import partition_key
 

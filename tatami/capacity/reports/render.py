@@ -6,8 +6,8 @@ import csv
 from collections.abc import Sequence
 from pathlib import Path
 
-from tatami.capacity.report import Report
-from tatami.capacity.space import ACC_R, ACC_W, THR_R, THR_W
+from tatami.capacity.model.space import ACC_R, ACC_W, THR_R, THR_W
+from tatami.capacity.reports.report import Report
 
 __all__ = ["ChartUnavailableError", "partition_table", "render", "sparkline", "write_csv", "write_png"]
 

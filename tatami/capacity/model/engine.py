@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from tatami.capacity.space import KeySpace
+from tatami.capacity.model.space import KeySpace
 
 __all__ = ["TICK", "Client", "Request", "Simulation"]
 

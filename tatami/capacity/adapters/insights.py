@@ -10,11 +10,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from tatami.capacity.accesses import Access, Schema, accesses
-from tatami.capacity.render import render
-from tatami.capacity.report import DOMINANT, Report, simulate, verdict
-from tatami.capacity.traffic import KeyStats, key_stats, replay
-from tatami.capacity.workloads import Setting
+from tatami.capacity.adapters.accesses import Access, Schema, accesses
+from tatami.capacity.adapters.traffic import KeyStats, key_stats, replay
+from tatami.capacity.reports.render import render
+from tatami.capacity.reports.report import DOMINANT, Report, simulate, verdict
+from tatami.capacity.workloads.builders import Setting
 
 __all__ = ["Insights", "analyse", "describe", "flagged_keys"]
 

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tatami.capacity.items import item_size, write_units
+from tatami.capacity.model.items import item_size, write_units
 
 __all__ = ["Access", "Schema", "accesses"]
 

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tatami.capacity.items import item_size, read_units, write_units
-from tatami.capacity.keys import key_hash, sort_bytes
-from tatami.capacity.limits import SOURCES, Limits
-from tatami.capacity.measure import expected_reading, minute_points, reading
+from tatami.capacity.model.items import item_size, read_units, write_units
+from tatami.capacity.model.keys import key_hash, sort_bytes
+from tatami.capacity.model.limits import SOURCES, Limits
+from tatami.capacity.reports.measure import expected_reading, minute_points, reading
 
 
 def test_every_constant_names_its_source_and_can_be_overridden() -> None:

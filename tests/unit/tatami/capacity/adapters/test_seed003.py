@@ -1,6 +1,6 @@
 """Seed 003's four measured loads, from the model alone (the issue's acceptance test).
 
-Nothing in the model is fitted to these figures: the constants are AWS's (tatami.capacity.limits),
+Nothing in the model is fitted to these figures: the constants are AWS's (tatami.capacity.model.limits),
 and the workload is the seed's (seed003: its data set, in file order or shuffled, by one thread
 with boto3's batch writer). The seed read its figures off CloudWatch's one-minute graphs, so the
 test reads the model the same way (measure.py): the mean of the minutes a load fully covered,
@@ -17,7 +17,7 @@ import statistics
 
 import pytest
 
-from tatami.capacity import seed003
+from tatami.capacity.adapters import seed003
 
 TOLERANCE = 0.15  # the issue's acceptance: within 15% of the seed's figures
 HASH_SEEDS = (0, 1, 2)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from tatami.capacity.accesses import Schema, accesses
-from tatami.capacity.report import simulate
-from tatami.capacity.traffic import key_stats, replay
-from tatami.capacity.workloads import Setting
+from tatami.capacity.adapters.accesses import Schema, accesses
+from tatami.capacity.adapters.traffic import key_stats, replay
+from tatami.capacity.reports.report import simulate
+from tatami.capacity.workloads.builders import Setting
 
 SCHEMAS = {"Orders": Schema("Orders", "pk", "sk", {"ByStatus": ("status", "created")})}
 

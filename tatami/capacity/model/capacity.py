@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from tatami.capacity.limits import Limits
+from tatami.capacity.model.limits import Limits
 
 __all__ = ["Allowance", "Capacity"]
 

@@ -10,9 +10,19 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from tatami.capacity.engine import Simulation
-from tatami.capacity.space import ACC_R, ACC_REQ, ACC_W, THR_R, THR_REQ, THR_TABLE, THR_W, KeySpace, Split
-from tatami.capacity.workloads import Workload
+from tatami.capacity.model.engine import Simulation
+from tatami.capacity.model.space import (
+    ACC_R,
+    ACC_REQ,
+    ACC_W,
+    THR_R,
+    THR_REQ,
+    THR_TABLE,
+    THR_W,
+    KeySpace,
+    Split,
+)
+from tatami.capacity.workloads.builders import Workload
 
 __all__ = ["PartitionLine", "Report", "simulate", "verdict"]
 
