@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "lambdas")]
 
 from tatami.capacity.model.capacity import Capacity  # noqa: E402
-from tatami.capacity.reports.report import simulate  # noqa: E402
+from tatami.capacity.reports.run import simulate  # noqa: E402
 from tatami.capacity.workloads.builders import Setting, counter_workload  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "capacity_shards.json"

@@ -11,13 +11,14 @@ before it:
 
 >>> from tatami.capacity import Setting, keys_workload, simulate
 >>> report = simulate(keys_workload("one key", [("k", n) for n in range(3000)], Setting()))
->>> report.verdict.split(";")[0]
-'throttles: key k takes 100% of writes on 1 partition (table/P3 throttled for 2 s)'
+>>> report.verdict.kinds, report.verdict.keys
+(['hot key'], ['k'])
 """
 
 from tatami.capacity.model.capacity import Capacity
 from tatami.capacity.model.limits import Limits
-from tatami.capacity.reports.report import Report, simulate
+from tatami.capacity.reports.report import Report
+from tatami.capacity.reports.run import simulate
 from tatami.capacity.workloads.builders import Setting, Workload, counter_workload, keys_workload
 
 __all__ = [

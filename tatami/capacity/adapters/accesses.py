@@ -31,6 +31,7 @@ class Schema:
     pk: str
     sk: str | None = None
     indexes: Mapping[str, tuple[str, str | None]] = field(default_factory=dict)
+    lsi: bool = False  # it has a local secondary index (item collections at most 10 GB, never split)
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,7 @@ class Access:
     size: int  # bytes written (0 for reads)
     call: int  # the recorded call it is part of
     item: int  # the item of the call it concerns (an index write belongs to its item's table write)
+    lsi: bool = False  # its table has a local secondary index
 
 
 def accesses(records: list[dict[str, Any]], schemas: Mapping[str, Schema]) -> Iterator[Access]:
@@ -79,14 +81,14 @@ def _split(
         units = table_units * weight / sum(weights)
         if units:
             keys = _keys(item, schema.pk, schema.sk)
-            yield Access(time, schema.table, "", write, *keys, units, item.size, number, position)
+            yield Access(time, schema.table, "", write, *keys, units, item.size, number, position, schema.lsi)
     for name, used in (entry.get("GlobalSecondaryIndexes") or {}).items():
         pk, sk = schema.indexes.get(name, (schema.pk, schema.sk))
         carriers = [n for n, item in enumerate(mine) if pk in item.attributes] or list(range(len(mine)))
         units = float(used.get("CapacityUnits", 0.0)) / len(carriers)
         for position in carriers if units else []:
             keys = _keys(mine[position], pk, sk)
-            yield Access(time, schema.table, name, write, *keys, units, 0, number, position)
+            yield Access(time, schema.table, name, write, *keys, units, 0, number, position, schema.lsi)
 
 
 def _keys(item: _Item, pk: str, sk: str | None) -> tuple[Any, Any]:

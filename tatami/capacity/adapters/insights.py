@@ -12,8 +12,10 @@ from typing import Any
 
 from tatami.capacity.adapters.accesses import Access, Schema, accesses
 from tatami.capacity.adapters.traffic import KeyStats, key_stats, replay
-from tatami.capacity.reports.render import render
-from tatami.capacity.reports.report import DOMINANT, Report, simulate, verdict
+from tatami.capacity.reports.ranges import Ranges, sweep
+from tatami.capacity.reports.render import render_ranges
+from tatami.capacity.reports.report import Report
+from tatami.capacity.reports.verdict import Verdict
 from tatami.capacity.workloads.builders import Setting
 
 __all__ = ["Insights", "analyse", "describe", "flagged_keys"]
@@ -25,30 +27,47 @@ class Insights:
     sources: list[str]
     seconds: float  # from the first recorded call to the last
     stats: dict[str, list[KeyStats]]  # table or index -> keys, most units first
-    report: Report  # the replay at `scale`
+    ranges: Ranges  # the replay at `scale`: its runs (hash seeds, readings of the open choices)
     scale: float
+
+    @property
+    def report(self) -> Report:
+        """The main run of the replay (the middle reading, the first hash seed)."""
+        return self.ranges.main
+
+    @property
+    def verdict(self) -> Verdict:
+        """The replay's verdict as data, for any caller (`describe` prints it last)."""
+        assert self.report.verdict is not None  # simulate always gives one
+        return self.report.verdict
 
 
 def analyse(
-    records: list[dict[str, Any]], schemas: Mapping[str, Schema], setting: Setting, scale: float
+    records: list[dict[str, Any]],
+    schemas: Mapping[str, Schema],
+    setting: Setting,
+    scale: float,
+    seeds: int = 1,
+    assume: str = "middle",
 ) -> Insights:
-    """Rank the recorded keys and replay the traffic `scale` times over through the model."""
+    """Rank the recorded keys and replay the traffic `scale` times over through the model.
+
+    The replay runs at `seeds` hash seeds and the readings `assume` names (`reports.ranges`).
+    """
     found: list[Access] = list(accesses(records, schemas))
-    report = simulate(replay(found, setting, scale))
-    report.verdict = verdict(report, scale)
+    ranges = sweep(lambda chosen: replay(found, chosen, scale), setting, seeds, assume, scale=scale)
     span = records[-1]["t"] - records[0]["t"] if records else 0.0
     sources = sorted({record.get("src", "?") for record in records})
-    return Insights(len(records), sources, span, key_stats(found), report, scale)
+    return Insights(len(records), sources, span, key_stats(found), ranges, scale)
 
 
 def flagged_keys(insights: Insights) -> dict[tuple[str, str], str]:
-    """(table or index, key) -> why it is flagged: the key dominates a partition that throttled."""
-    flags = {}
-    for line in insights.report.partitions:
-        if line.throttled and line.top_share >= DOMINANT:
-            flags[line.space, line.top_key] = (
-                f"HOT: throttles at {insights.scale:g}x ({line.name}, {line.throttled_seconds:,} s)"
-            )
+    """(table or index, key) -> why it is flagged: a diagnosis of the replay names it."""
+    verdict, flags = insights.verdict, {}
+    for diagnosis in verdict.diagnoses:
+        what = "throttles" if verdict.throttled else "near its limit"
+        for key in diagnosis.keys:
+            flags[diagnosis.space, key] = f"HOT: {diagnosis.kind}, {what} at {insights.scale:g}x"
     return flags
 
 
@@ -73,7 +92,7 @@ def describe(insights: Insights, top: int = 5, tables: int = 12) -> str:
     if len(ranked) > tables:
         lines.append(f"... and {len(ranked) - tables} more tables and indexes (--table picks some)")
     lines.append("")
-    lines.append(render(insights.report))
+    lines.append(render_ranges(insights.ranges))
     return "\n".join(lines)
 
 

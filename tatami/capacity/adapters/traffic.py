@@ -49,7 +49,8 @@ def schemas_from(client: Any, tables: Iterable[str]) -> dict[str, Schema]:
         indexes = {
             index["IndexName"]: _keys(index["KeySchema"]) for index in table.get("GlobalSecondaryIndexes", [])
         }
-        schemas[name] = Schema(name, *_keys(table["KeySchema"]), indexes=indexes)
+        lsi = bool(table.get("LocalSecondaryIndexes"))
+        schemas[name] = Schema(name, *_keys(table["KeySchema"]), indexes=indexes, lsi=lsi)
     return schemas
 
 
@@ -137,9 +138,10 @@ def replay(accesses: Sequence[Access], setting: Setting, scale: float = 1.0) -> 
     return Workload(
         f"recorded traffic x{scale:g}",
         list(builder.spaces.values()),
-        Timed(events),
+        Timed(events, setting.sdk(), setting.seed),
         builder.labels,
         builder.offered,
+        sum(copies for _, _, copies in events),
     )
 
 
@@ -170,7 +172,9 @@ class _Replay:
 
     def piece(self, access: Access, copies: int) -> tuple[Any, ...]:
         name = space_name(access)
-        space = self.spaces.get(name) or self.spaces.setdefault(name, self.setting.space(name))
+        space = self.spaces.get(name) or self.spaces.setdefault(
+            name, self.setting.space(name, lsi=access.lsi and not access.index)
+        )
         key = (
             json.dumps(access.pk, sort_keys=True)
             if access.pk is not None

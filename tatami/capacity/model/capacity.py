@@ -4,9 +4,12 @@ Two modes, as DynamoDB has them:
 
 - on-demand: the table serves up to its warm throughput at once (a new table: 4,000 write units or
   12,000 read units per second, or a linear combination of both, AWS's words), and twice its
-  previous peak once that peak is 30 minutes old;
+  previous peak once that peak is 30 minutes old (or at once: `choices` has both readings);
 - provisioned: the table serves its WCU and RCU, plus burst capacity (unused capacity saved for up
   to 300 s; a new table has saved none unless `idle_seconds` says it sat unused before the load).
+
+Either way the per-table quota (40,000 write and 40,000 read units a second by default) caps what
+the table serves, however warm or provisioned it is.
 
 Either way the table starts with enough partitions for its throughput: `ceil(WCU/1000 + RCU/3000)`
 for provisioned capacity (the rule AWS published in GuidelinesForTables.html#GuidelinesForTables
@@ -19,34 +22,98 @@ or 12,000 read request units, or a linear combination of both": four partitions,
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from tatami.capacity.model.choices import TOKEN_BUCKET, Choices
 from tatami.capacity.model.limits import Limits
 
-__all__ = ["Allowance", "Capacity"]
+__all__ = [
+    "ON_DEMAND",
+    "PROVISIONED",
+    "QUOTA",
+    "TABLE",
+    "Allowance",
+    "Bucket",
+    "Capacity",
+    "TableLimit",
+    "quota_limits",
+]
 
 ON_DEMAND, PROVISIONED = "on-demand", "provisioned"
+TABLE, QUOTA = "table", "quota"  # the rule a table-level allowance enforces
 
 
 class Allowance:
-    """What may still be consumed in the current accounting window (one second).
+    """What may still be consumed in the current accounting window (one calendar second).
 
     `limit` units a window; a `reserve` (burst capacity) saves what a window leaves unused, up to
     `reserve_cap`, and lends it when a window needs more than its limit. `renew` opens the next
     window.
     """
 
-    __slots__ = ("left", "limit", "reserve", "reserve_cap", "start")
+    __slots__ = ("left", "limit", "reserve", "reserve_cap", "start", "window")
 
-    def __init__(self, limit: float, reserve_cap: float = 0.0, reserve: float = 0.0) -> None:
-        self.limit, self.reserve_cap = limit, reserve_cap
+    def __init__(
+        self, limit: float, reserve_cap: float = 0.0, reserve: float = 0.0, window: float = 1.0
+    ) -> None:
+        self.limit, self.reserve_cap, self.window = limit, reserve_cap, window
         self.reserve = min(reserve, reserve_cap)
         self.left = self.start = limit + self.reserve
+
+    def available(self, now: float) -> float:
+        return self.left
 
     def renew(self) -> None:
         used = self.start - self.left
         self.reserve = min(self.reserve_cap, max(0.0, self.reserve + self.limit - used))
         self.left = self.start = self.limit + self.reserve
+
+    def raise_to(self, per_second: float) -> None:
+        """A higher limit, from the next window on (on-demand growth)."""
+        self.limit = per_second * self.window
+
+
+class Bucket(Allowance):
+    """A token bucket: refills at `limit` units a second and holds at most `depth` seconds of it.
+
+    >>> bucket = Bucket(1000.0, depth=1.0)
+    >>> bucket.left -= 1000.0; round(bucket.available(0.25))
+    250
+    """
+
+    __slots__ = ("at", "depth")
+
+    def __init__(self, limit: float, depth: float = 1.0, level: float | None = None) -> None:
+        super().__init__(limit)
+        self.depth, self.at = depth, 0.0
+        self.left = min(limit * depth, limit if level is None else level)
+
+    def available(self, now: float) -> float:
+        if now > self.at:
+            self.left = min(self.limit * self.depth, self.left + (now - self.at) * self.limit)
+            self.at = now
+        return self.left
+
+    def renew(self) -> None:
+        """Nothing to do: a bucket refills continuously."""
+
+    def raise_to(self, per_second: float) -> None:
+        self.available(self.at)
+        self.limit = per_second
+
+
+class TableLimit:
+    """One table-level allowance and what a write unit and a read unit cost of it.
+
+    `kind` says which rule it enforces: "table" (provisioned or on-demand throughput) or "quota"
+    (the per-table service quota).
+    """
+
+    __slots__ = ("allowance", "kind", "read_cost", "write_cost")
+
+    def __init__(self, allowance: Allowance, write_cost: float, read_cost: float, kind: str) -> None:
+        self.allowance, self.write_cost, self.read_cost, self.kind = allowance, write_cost, read_cost, kind
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,22 +162,61 @@ class Capacity:
         needed = write + read if self.mode == PROVISIONED else max(write, read)
         return max(1, math.ceil(round(needed, 9)))
 
-    def allowances(self, limits: Limits) -> list[tuple[Allowance, float, float]]:
-        """The table-level allowances, each with its cost per write unit and per read unit."""
-        window = limits.window_seconds
+    def allowances(self, limits: Limits, choices: Choices) -> list[TableLimit]:
+        """The table-level allowances: its throughput, then the per-table quotas where they bind."""
+        make = _maker(choices, limits)
         if self.mode == ON_DEMAND:  # one allowance, reads and writes as a linear combination
-            return [(Allowance(self.write_units * window), 1.0, self.write_units / self.read_units)]
-        return [
-            (
-                Allowance(units * window, units * limits.burst_seconds, units * self.idle_seconds),
-                write,
-                1 - write,
-            )
-            for units, write in ((self.write_units, 1.0), (self.read_units, 0.0))
-        ]
+            table = [TableLimit(make(self.write_units), 1.0, self.write_units / self.read_units, TABLE)]
+        else:
+            table = [
+                TableLimit(_burst(units, self.idle_seconds, limits, choices), write, 1 - write, TABLE)
+                for units, write in ((self.write_units, 1.0), (self.read_units, 0.0))
+            ]
+        return table + quota_limits(limits, choices, self.write_units, self.read_units)
 
-    def describe(self) -> str:
+    def partition_allowance(self, limits: Limits, choices: Choices) -> Allowance:
+        return _maker(choices, limits)(limits.partition_write_units)
+
+    def describe(self, limits: Limits | None = None) -> str:
+        """The setting in words; given the limits, with the partitions a new table gets for it.
+
+        >>> Capacity.provisioned(10_000).describe(Limits())
+        'provisioned 10,000 WCU / 1 RCU (11 partitions: ceil(WCU/1,000 + RCU/3,000))'
+        """
         if self.mode == ON_DEMAND:
-            return f"on-demand (warm {self.write_units:,.0f} W / {self.read_units:,.0f} R per second)"
-        idle = f", idle {self.idle_seconds:,.0f} s before" if self.idle_seconds else ""
-        return f"provisioned {self.write_units:,.0f} WCU / {self.read_units:,.0f} RCU{idle}"
+            text = f"on-demand (warm {self.write_units:,.0f} W / {self.read_units:,.0f} R per second)"
+        else:
+            idle = f", idle {self.idle_seconds:,.0f} s before" if self.idle_seconds else ""
+            text = f"provisioned {self.write_units:,.0f} WCU / {self.read_units:,.0f} RCU{idle}"
+        if limits is None:
+            return text
+        rule = "WCU/{:,.0f} + RCU/{:,.0f}" if self.mode == PROVISIONED else "max(W/{:,.0f}, R/{:,.0f})"
+        rule = rule.format(limits.partition_write_units, limits.partition_read_units)
+        over = self.write_units > limits.table_write_quota
+        quota = f"; writes above the per-table quota of {limits.table_write_quota:,.0f}" if over else ""
+        return f"{text} ({self.partitions(limits)} partitions: ceil({rule}){quota})"
+
+
+def quota_limits(limits: Limits, choices: Choices, write: float, read: float) -> list[TableLimit]:
+    """The quota allowances a table serving `write` and `read` units a second runs into (if any)."""
+    make = _maker(choices, limits)
+    quotas = ((write, limits.table_write_quota, 1.0), (read, limits.table_read_quota, 0.0))
+    return [TableLimit(make(quota), cost, 1 - cost, QUOTA) for units, quota, cost in quotas if units > quota]
+
+
+def _maker(choices: Choices, limits: Limits) -> Callable[[float], Allowance]:
+    """An allowance of `units` a second, accounted as the choices say (calendar second or bucket)."""
+    if choices.accounting == TOKEN_BUCKET:
+        return lambda units: Bucket(units, depth=limits.window_seconds, level=units * limits.window_seconds)
+    return lambda units: Allowance(units * limits.window_seconds, window=limits.window_seconds)
+
+
+def _burst(units: float, idle: float, limits: Limits, choices: Choices) -> Allowance:
+    """A provisioned allowance with burst capacity: up to `burst_seconds` of unused units saved."""
+    saved = units * min(idle, limits.burst_seconds)
+    if choices.accounting == TOKEN_BUCKET:
+        window = limits.window_seconds
+        return Bucket(units, depth=window + limits.burst_seconds, level=units * window + saved)
+    return Allowance(
+        units * limits.window_seconds, units * limits.burst_seconds, saved, limits.window_seconds
+    )

@@ -3,7 +3,9 @@
 Every figure the model produces follows from these values and the workload; none is fitted to a
 measurement. `Limits()` holds AWS's documented values; `Limits.overridden(["name=value", ...])`
 changes any of them (the CLI's `--limit`). Where AWS documents a behaviour but publishes no number
-(the delay before a split for heat, what "near its limit" means), the constant says so.
+(what "near its limit" means), the constant says so; where the documents leave a behaviour open
+(the delay before a split for heat, per-second or token-bucket accounting, how fast on-demand
+grows), `tatami.capacity.model.choices` names the readings and a range runs them all.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ PART_3 = (
     "and-split-for-heat-impact-performance/"
 )
 PAPER = "https://www.usenix.org/conference/atc22/presentation/elhemali (section 4)"
+QUOTAS = DOCS + "ServiceQuotas.html#default-limits-throughput"
+LSI = DOCS + "LSI.html#LSI.ItemCollections.SizeLimit"
 
 # name -> (source, what it says). `tatami capacity limits` prints them beside the values.
 SOURCES: dict[str, tuple[str, str]] = {
@@ -43,10 +47,16 @@ SOURCES: dict[str, tuple[str, str]] = {
     "on_demand_peak_factor": (PREWARM, "not throttled unless it exceeds twice its previous peak ..."),
     "on_demand_peak_seconds": (PREWARM, "... 'within the same 30 minutes'"),
     "burst_seconds": (BURST, "DynamoDB retains up to five minutes (300 seconds) of unused capacity"),
-    "heat_split_seconds": (
-        PAPER,
-        "'partition splits usually complete in the order of minutes'; AWS publishes no exact delay, "
-        "so the model uses five minutes of sustained heat",
+    "table_write_quota": (
+        QUOTAS,
+        "per table (and per GSI): 40,000 write request units (on-demand) or WCU (provisioned) a "
+        "second by default; adjustable through Service Quotas",
+    ),
+    "table_read_quota": (QUOTAS, "... and 40,000 read request units or RCU a second"),
+    "item_collection_bytes": (
+        LSI,
+        "a table with a local secondary index keeps each item collection in one partition, "
+        "at most 10 GB (ItemCollectionSizeLimitExceededException past it)",
     ),
     "heat_utilization": (
         PART_3,
@@ -81,7 +91,9 @@ class Limits:
     on_demand_peak_factor: float = 2.0
     on_demand_peak_seconds: float = 1800.0
     burst_seconds: float = 300.0
-    heat_split_seconds: float = 300.0
+    table_write_quota: float = 40_000.0
+    table_read_quota: float = 40_000.0
+    item_collection_bytes: float = 10 * GB
     heat_utilization: float = 0.8
     heat_split_max_share: float = 0.9
 

@@ -1,33 +1,60 @@
-"""A table's or an index's key space: its partitions, its table-level allowance, and its splits.
+"""A table's or an index's key space: its partitions, its table-level limits, and its splits.
 
 Partitions split, never merge (Part 3 of seed 003's series). They split:
 
-- for heat: after `heat_split_seconds` of running near their limit, at the point the observed key
-  distribution suggests (the paper's split for consumption), unless the traffic is one item or
-  walks its key range in order, where a split cannot help (`split.heat_split_point`);
+- for heat: after `choices.split_delay` seconds near their own limit (only the partition's own
+  pressure counts: requests the table-level limit refused say nothing about a partition), at the
+  point the observed key distribution suggests (the paper's split for consumption), unless the
+  traffic is one item or walks its key range in order, where a split cannot help
+  (`split.heat_split_point`); with a local secondary index, never inside an item collection;
 - for size: past `partition_bytes`, at the median of the data they hold;
-- for throughput: when an on-demand table's allowance grows to twice an older peak, the busiest
+- for throughput: when an on-demand table's allowance grows (`table.TableAllowance`), the busiest
   partitions split in the middle of their hash range until the table has enough of them.
+
+A table with a local secondary index also caps each item collection at `item_collection_bytes`:
+a write past it is refused (not throttled: AWS answers ItemCollectionSizeLimitExceededException).
 """
 
 from __future__ import annotations
 
-import math
 import random
 from bisect import bisect_right
+from collections import defaultdict
 from dataclasses import dataclass
 
-from tatami.capacity.model.capacity import ON_DEMAND, Allowance, Capacity
+from tatami.capacity.model.capacity import Capacity
+from tatami.capacity.model.choices import Choices
 from tatami.capacity.model.keys import HASH_SPACE, Position
 from tatami.capacity.model.limits import Limits
 from tatami.capacity.model.partition import Partition
 from tatami.capacity.model.split import heat_split_point, middle_of, size_split_point
+from tatami.capacity.model.table import TableAllowance
 
-__all__ = ["ACC_R", "ACC_REQ", "ACC_W", "THR_R", "THR_REQ", "THR_TABLE", "THR_W", "KeySpace", "Split"]
+__all__ = [
+    "ACC_R",
+    "ACC_REQ",
+    "ACC_W",
+    "COLUMNS",
+    "INDEX",
+    "REFUSED",
+    "THR_INDEX",
+    "THR_QUOTA",
+    "THR_R",
+    "THR_REQ",
+    "THR_TABLE",
+    "THR_W",
+    "KeySpace",
+    "Split",
+]
 
 # The columns of KeySpace.totals (one row a second): units accepted and throttled (writes, reads),
-# requests accepted and throttled, and requests throttled by the table-level allowance.
-ACC_W, THR_W, ACC_R, THR_R, ACC_REQ, THR_REQ, THR_TABLE = range(7)
+# requests accepted and throttled, and of those throttled, the ones the table-level allowance, the
+# per-table quota and an index's back pressure refused (the rest: partitions' own limits); then
+# writes refused for good (an item collection at its size limit).
+ACC_W, THR_W, ACC_R, THR_R, ACC_REQ, THR_REQ, THR_TABLE, THR_QUOTA, THR_INDEX, REFUSED = range(10)
+COLUMNS = 10
+INDEX = "index"  # the cause of a base write throttled because an index partition had no room
+CAUSE_COLUMN = {"table": THR_TABLE, "quota": THR_QUOTA, INDEX: THR_INDEX}
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,25 +66,34 @@ class Split:
 
 
 class KeySpace:
-    """The partitions of one table or index, created as a new table with `capacity` would have them."""
+    """The partitions of one table or index, created as a new table with `capacity` would have them.
 
-    def __init__(self, name: str, capacity: Capacity, limits: Limits, seed: int = 0) -> None:
-        self.name, self.capacity, self.limits = name, capacity, limits
+    `lsi`: the table has a local secondary index (item collections stay whole, at most 10 GB).
+    """
+
+    def __init__(
+        self,
+        name: str,
+        capacity: Capacity,
+        limits: Limits,
+        seed: int = 0,
+        choices: Choices | None = None,
+        lsi: bool = False,
+    ) -> None:
+        self.name, self.capacity, self.limits, self.lsi = name, capacity, limits, lsi
+        self.choices = choices or Choices()
         self.rng = random.Random(f"{seed}:{name}")
         self.read_cost = limits.read_cost
-        self.table = capacity.allowances(limits)
+        self.table = TableAllowance(capacity, limits, self.choices)
         self.window = max(1, round(limits.window_seconds))
         self.partitions: list[Partition] = []
         self.lows: list[Position] = []
         self.cache: dict[int, Partition] = {}  # key hash -> partition, for collections not split
         self.splits: list[Split] = []
-        # second -> accepted W, throttled W, accepted R, throttled R, requests accepted, throttled,
-        # throttled by the table-level allowance
-        self.totals: dict[int, tuple[float, ...]] = {}
-        self.acc_req = self.thr_req = 0
-        self.thr_table = 0  # requests throttled by the table-level allowance (not a partition's)
-        self._minutes: list[float] = []  # used write units per minute (on-demand peak tracking)
-        self._minute_used = 0.0
+        self.totals: dict[int, tuple[float, ...]] = {}  # second -> the COLUMNS above
+        self.current = [0.0] * COLUMNS  # this second's row, filed by close_second
+        self.collections: defaultdict[int, float] = defaultdict(float)  # lsi: bytes per partition key
+        self.refused_keys: defaultdict[int, int] = defaultdict(int)  # lsi: writes refused per key
         self._next_pid = 0
         count = capacity.partitions(limits)
         for i in range(count):
@@ -66,7 +102,7 @@ class KeySpace:
 
     def _partition(self, low: Position, born: float, parent: int) -> Partition:
         self._next_pid += 1
-        allowance = Allowance(self.limits.partition_write_units * self.window)
+        allowance = self.capacity.partition_allowance(self.limits, self.choices)
         return Partition(self._next_pid - 1, low, allowance, born, parent)
 
     def locate(self, key_hash: int, sort_key: bytes) -> Partition:
@@ -81,47 +117,52 @@ class KeySpace:
         part = self.cache[key_hash] = self.partitions[index]
         return part
 
-    def table_fit(self, write: float, read: float) -> float:
-        """How many requests of `write` and `read` units the table-level allowance still admits."""
-        if len(self.table) == 1:  # on-demand: one allowance (the common case, kept short)
-            allowance, write_cost, read_cost = self.table[0]
-            return allowance.left / (write * write_cost + read * read_cost)
-        fit = math.inf
-        for allowance, write_cost, read_cost in self.table:
-            cost = write * write_cost + read * read_cost
-            if cost:
-                fit = min(fit, allowance.left / cost)
-        return fit
+    def throttled(self, part: Partition, write: float, read: float, count: int, cause: str) -> None:
+        """File `count` throttled requests; `cause` is the rule that refused them ("" for the partition)."""
+        part.thr_w += write * count
+        part.thr_r += read * count
+        part.thr_req += count
+        row = self.current
+        row[THR_REQ] += count
+        if cause:
+            row[CAUSE_COLUMN[cause]] += count
+        else:
+            part.thr_own += count
 
-    def table_take(self, write: float, read: float) -> None:
-        for allowance, write_cost, read_cost in self.table:
-            allowance.left -= write * write_cost + read * read_cost
+    def collection_room(self, key_hash: int, stored: float, count: int) -> int:
+        """lsi: how many of `count` writes of `stored` bytes the item collection still takes."""
+        room = self.limits.item_collection_bytes - self.collections[key_hash]
+        return count if stored * count <= room else max(0, int(room // stored))
 
     def close_second(self, second: int, now: float) -> None:
         """File every partition's accounts, then split what must split."""
-        limits, sums = self.limits, [0.0, 0.0, 0.0, 0.0]
-        used_total = 0.0
+        limits, row = self.limits, self.current
+        used_total, near_units = 0.0, limits.heat_utilization * limits.partition_write_units
         for part in list(self.partitions):
-            for i, units in enumerate((part.acc_w, part.thr_w, part.acc_r, part.thr_r)):
-                sums[i] += units
-            used, throttled = part.close_second(second, self.read_cost)
+            for column, units in (
+                (ACC_W, part.acc_w),
+                (THR_W, part.thr_w),
+                (ACC_R, part.acc_r),
+                (THR_R, part.thr_r),
+            ):
+                row[column] += units
+            used, own = part.close_second(second, self.read_cost, near_units)
             used_total += used
-            near = used >= limits.heat_utilization * limits.partition_write_units
-            part.streak = part.streak + 1 if near or throttled else 0
-            if part.streak >= limits.heat_split_seconds:
-                self._split(part, heat_split_point(part, limits), second, now, "heat")
+            part.streak = part.streak + 1 if used >= near_units or own else 0
+            if part.streak >= self.choices.split_delay:
+                self._split(part, heat_split_point(part, limits, self.lsi), second, now, "heat")
             if part.stored > limits.partition_bytes:
-                self._split(part, size_split_point(part), second, now, "size")
-        if any(sums) or self.acc_req or self.thr_req:
-            self.totals[second] = (*sums, float(self.acc_req), float(self.thr_req), float(self.thr_table))
-            self.acc_req = self.thr_req = self.thr_table = 0
-        if self.capacity.mode == ON_DEMAND:
-            self._follow_peak(second, now, used_total)
+                self._split(part, size_split_point(part, self.lsi), second, now, "size")
+        if any(row):
+            self.totals[second] = tuple(row)
+            self.current = [0.0] * COLUMNS
+        wanted = self.table.follow_peak(second, used_total)
+        if wanted:
+            self._add_partitions(wanted, second, now)
         if (second + 1) % self.window == 0:
             for part in self.partitions:
                 part.allowance.renew()
-            for allowance, _, _ in self.table:
-                allowance.renew()
+            self.table.renew()
 
     def _split(self, part: Partition, at: Position | None, second: int, now: float, reason: str) -> None:
         if at is None:
@@ -140,23 +181,8 @@ class KeySpace:
         index = self.partitions.index(part)
         return self.lows[index + 1] if index + 1 < len(self.lows) else (HASH_SPACE, b"")
 
-    def _follow_peak(self, second: int, now: float, used: float) -> None:
-        """On-demand: the allowance becomes twice the busiest minute that is old enough."""
-        self._minute_used += used
-        if (second + 1) % 60:
-            return
-        self._minutes.append(self._minute_used / 60)
-        self._minute_used = 0.0
-        old_enough = len(self._minutes) - math.ceil(self.limits.on_demand_peak_seconds / 60)
-        if old_enough <= 0:
-            return
-        table = self.table[0][0]
-        rate = self.limits.on_demand_peak_factor * max(self._minutes[:old_enough])
-        if rate * self.window > table.limit:
-            table.limit = rate * self.window
-            self._add_partitions(math.ceil(rate / self.limits.partition_write_units), second, now)
-
     def _add_partitions(self, wanted: int, second: int, now: float) -> None:
+        """Split the busiest partitions in the middle of their hash range until there are `wanted`."""
         while len(self.partitions) < wanted:
             busiest = max(self.partitions, key=lambda p: (p.used, -p.pid))
             at = middle_of(busiest.low, self.high_of(busiest))

@@ -6,7 +6,9 @@ is accessed sequentially" (the DynamoDB paper, USENIX ATC 2022, section 4). The 
 partition's recent accesses: the split point is their median (between item collections when it
 can, inside one by sort key when it must, as seed 003 describes), and the split is made only if the
 newer half of those accesses would not all land on one side. Sequential writes fail that test (the
-newer half lies above the median of the window), and so does a single hot item.
+newer half lies above the median of the window), and so does a single hot item. A table with a local
+secondary index keeps each item collection on one partition (LSI.html#LSI.ItemCollections), so its
+partitions split only between collections.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ __all__ = ["heat_split_point", "middle_of", "size_split_point"]
 MIN_OBSERVED = 16  # accesses needed before a split point means anything
 
 
-def heat_split_point(part: Partition, limits: Limits) -> Position | None:
+def heat_split_point(part: Partition, limits: Limits, lsi: bool = False) -> Position | None:
     """The position to split a hot partition at, or None when a split would not spread its traffic.
 
     >>> from tatami.capacity.model.capacity import Allowance
@@ -38,15 +40,15 @@ def heat_split_point(part: Partition, limits: Limits) -> Position | None:
     if sum(count for _, _, count in entries) < MIN_OBSERVED:
         return None
     newer = entries[len(entries) // 2 :]
-    for at in _candidates(part.low, ((h, sk, count) for h, sk, count in entries)):
+    for at in _candidates(part.low, ((h, sk, count) for h, sk, count in entries), lsi):
         if _largest_side(newer, at) <= limits.heat_split_max_share:
             return at
     return None
 
 
-def size_split_point(part: Partition) -> Position | None:
+def size_split_point(part: Partition, lsi: bool = False) -> Position | None:
     """The median of the data a partition holds (its reservoir sample), or None if it cannot split."""
-    return next(_candidates(part.low, ((h, sk, 1) for h, sk in part.sample)), None)
+    return next(_candidates(part.low, ((h, sk, 1) for h, sk in part.sample), lsi), None)
 
 
 def middle_of(low: Position, high: Position) -> Position | None:
@@ -55,11 +57,14 @@ def middle_of(low: Position, high: Position) -> Position | None:
     return (middle, b"") if (middle, b"") > low else None
 
 
-def _candidates(low: Position, entries: Iterable[tuple[int, bytes, int]]) -> Iterator[Position]:
-    """The most balanced split points: first between item collections, then inside one by sort key."""
+def _candidates(
+    low: Position, entries: Iterable[tuple[int, bytes, int]], lsi: bool = False
+) -> Iterator[Position]:
+    """The most balanced split points: first between item collections, then (no LSI) inside one."""
     ordered = sorted(entries)
     total = sum(count for _, _, count in ordered)
-    for boundary in (lambda h, sk: (h, b""), lambda h, sk: (h, sk)):
+    boundaries = [lambda h, sk: (h, b"")] + ([] if lsi else [lambda h, sk: (h, sk)])
+    for boundary in boundaries:
         best, best_gap, before, previous = None, total + 1, 0, None
         for key_hash, sort_key, count in ordered:
             at = boundary(key_hash, sort_key)

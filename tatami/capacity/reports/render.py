@@ -7,9 +7,18 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tatami.capacity.model.space import ACC_R, ACC_W, THR_R, THR_W
+from tatami.capacity.reports.ranges import Ranges
 from tatami.capacity.reports.report import Report
 
-__all__ = ["ChartUnavailableError", "partition_table", "render", "sparkline", "write_csv", "write_png"]
+__all__ = [
+    "ChartUnavailableError",
+    "partition_table",
+    "render",
+    "render_ranges",
+    "sparkline",
+    "write_csv",
+    "write_png",
+]
 
 BARS = " ▁▂▃▄▅▆▇█"
 WIDTH = 60
@@ -69,15 +78,23 @@ def _short(text: str, width: int) -> str:
 
 def render(report: Report, spaces: int = SPARKLINES) -> str:
     """What a terminal shows of a run: what ran, the partition table, sparklines, the verdict."""
-    lines = [f"{report.workload}: {report.capacity}, {report.seconds:,} s simulated"]
+    lines = [
+        f"{report.workload}: {report.capacity}, {report.seconds:,} s simulated",
+        f"client: {report.client}; reading: {report.choices}",
+    ]
     lines.append(partition_table(report))
     busiest = sorted(report.series, key=lambda space: _burden(report.series[space]), reverse=True)
     for space in busiest[:spaces]:
         lines += _sparklines(space, report)
     if len(busiest) > spaces:
         lines.append(f"... and {len(busiest) - spaces} quieter tables and indexes")
-    lines.append(report.verdict)
+    lines.append(str(report.verdict))
     return "\n".join(lines)
+
+
+def render_ranges(ranges: Ranges, spaces: int = SPARKLINES) -> str:
+    """The main run in detail, then every figure as a range over the runs."""
+    return f"{render(ranges.main, spaces)}\n{ranges.describe()}"
 
 
 def _burden(rows: Sequence[tuple[float, ...]]) -> tuple[float, float]:
@@ -123,7 +140,7 @@ def write_png(report: Report, path: Path) -> Path:
     total.set_ylabel("units / s, in total")
     parts.set_ylabel("units / s, per partition")
     parts.set_xlabel("second")
-    total.set_title(report.verdict[:120], fontsize=8)
+    total.set_title(str(report.verdict)[:120], fontsize=8)
     total.legend(fontsize=7)
     parts.legend(fontsize=6, ncol=2)
     figure.tight_layout()
@@ -142,5 +159,5 @@ def write_csv(report: Report, path: Path) -> Path:
                 writer.writerow([second, f"{space}/total", *row[:6]])
         for line in report.partitions:
             for second, row in sorted(line.series.items()):
-                writer.writerow([second, line.name, *row])
+                writer.writerow([second, line.name, *row[:6]])
     return path

@@ -1,33 +1,49 @@
-"""Run a workload and say what happened: per second and per partition, and a one-line verdict (why).
+"""What a run did, kept as data: per second, per partition, per key space, and what the client saw.
 
->>> report = simulate(keys_workload("t", keys, Setting()))  # doctest: +SKIP
->>> report.verdict  # doctest: +SKIP
-'throttles: key 192 takes 41% of writes on 1 partition (P2 throttled 98 s); 360,000 writes in 263 s'
+`collect` reads a finished simulation into a `Report`; `run.simulate` runs a workload, collects it
+and adds its verdict (`diagnoses`); `render` and `ranges` tell it.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tatami.capacity.model.engine import Simulation
-from tatami.capacity.model.space import (
-    ACC_R,
-    ACC_REQ,
-    ACC_W,
-    THR_R,
-    THR_REQ,
-    THR_TABLE,
-    THR_W,
-    KeySpace,
-    Split,
-)
-from tatami.capacity.workloads.builders import Workload
+from tatami.capacity.model.partition import Top
+from tatami.capacity.model.space import ACC_R, ACC_REQ, ACC_W, COLUMNS, THR_R, THR_REQ, THR_W, KeySpace, Split
+from tatami.capacity.reports.verdict import Verdict
+from tatami.capacity.workloads.builders import Sharding, Workload
+from tatami.capacity.workloads.clients import CallStats
 
-__all__ = ["PartitionLine", "Report", "simulate", "verdict"]
+__all__ = ["KeyTop", "PartitionLine", "Report", "SpaceFacts", "collect"]
 
-DOMINANT = 0.5  # a key with at least this share of its partition's traffic is named as the cause
-SPREAD = 0.1  # when no key has this share, the partition is simply too busy (not a hot key)
+
+@dataclass(frozen=True)
+class KeyTop:
+    """A partition's `Top` second with its keys' labels."""
+
+    partition: str
+    top: Top
+    key: str
+    runner_up: str
+
+
+@dataclass(frozen=True)
+class SpaceFacts:
+    """What a verdict needs to know of one table or index besides its counts."""
+
+    name: str
+    capacity: str  # the setting in words, with its partitions
+    provisioned: bool
+    lsi: bool
+    partitions: tuple[int, int]  # at the start, at the end
+    write_rate: float  # the table-level write allowance at the end (on-demand: after growth)
+    quota: float  # the per-table write quota
+    partition_units: float  # what a partition serves a second, in write units
+    partition_read_units: float  # ... in read units
+    tops: list[KeyTop] = field(default_factory=list)  # seconds partitions throttled or ran hot
+    refused: dict[str, int] = field(default_factory=dict)  # key -> writes refused (item collection full)
 
 
 @dataclass(frozen=True)
@@ -56,51 +72,103 @@ class Report:
     workload: str
     capacity: str
     seconds: int
-    series: dict[str, list[tuple[float, ...]]]  # space -> per second: see KeySpace.totals
+    series: dict[str, list[tuple[float, ...]]]  # space -> per second: see model.space's COLUMNS
     partitions: list[PartitionLine]
     splits: dict[str, list[Split]]
     hottest: tuple[str, float]  # the hottest key of the table and its share of all units offered
-    duration: float = 0.0  # when the client finished (to the tick)
-    verdict: str = ""
+    duration: float = 0.0  # when the client finished
+    items: int = 0  # the requests the workload sends (before retries)
+    stats: CallStats = field(default_factory=CallStats)
+    spaces: dict[str, SpaceFacts] = field(default_factory=dict)
+    sharding: Sharding | None = None
+    client: str = ""  # the client in words (retry mode, latency)
+    choices: str = ""  # the reading of the open choices it ran under
+    scale: float | None = None  # a replay: how many times the recorded traffic
+    verdict: Verdict | None = None
 
     def rate(self, column: int = ACC_W) -> list[float]:
         """One column per second, summed over every key space."""
         rows = list(self.series.values())
         return [sum(space[second][column] for space in rows) for second in range(self.seconds)]
 
-    def totals(self) -> tuple[float, ...]:
-        """Every column summed over the run and every key space."""
-        return tuple(sum(row[i] for rows in self.series.values() for row in rows) for i in range(7))
+    def totals(self, space: str | None = None) -> tuple[float, ...]:
+        """Every column summed over the run, over one key space or all of them."""
+        chosen = [self.series[space]] if space else list(self.series.values())
+        return tuple(sum(row[i] for rows in chosen for row in rows) for i in range(COLUMNS))
+
+    @property
+    def table(self) -> str:
+        return next(iter(self.series))
+
+    @property
+    def throughput(self) -> float:
+        """Plain throughput: requests the table accepted over the time the client took (items / s)."""
+        return self.totals(self.table)[ACC_REQ] / max(self.duration, 1e-9)
+
+    @property
+    def throttled_share(self) -> float:
+        """Throttled requests (every attempt) over all attempts, on the table."""
+        totals = self.totals(self.table)
+        attempts = totals[ACC_REQ] + totals[THR_REQ]
+        return totals[THR_REQ] / attempts if attempts else 0.0
 
 
-def simulate(workload: Workload, max_seconds: float = 86_400) -> Report:
-    """Run `workload` to its end; the report, verdict included."""
-    simulation = Simulation(workload.spaces, max_seconds=max_seconds)
-    simulation.run(workload.client)
+def collect(workload: Workload, simulation: Simulation) -> Report:
+    """The report of `workload` once `simulation` ran it (without its verdict)."""
     seconds = simulation.seconds
-    series = {space.name: _series(space, seconds) for space in workload.spaces}
-    lines = [line for space in workload.spaces for line in _lines(space, workload)]
-    table = workload.spaces[0].name
-    offered = {h: units for (name, h), units in workload.offered.items() if name == table}
+    table = workload.spaces[0]
+    offered = {h: units for (name, h), units in workload.offered.items() if name == table.name}
     total = sum(offered.values()) or 1.0
     hot_hash, hot_units = max(offered.items(), key=lambda item: item[1], default=(0, 0.0))
-    report = Report(
+    return Report(
         workload.name,
-        workload.spaces[0].capacity.describe(),
+        table.capacity.describe(table.limits),
         seconds,
-        series,
-        lines,
+        {space.name: _series(space, seconds) for space in workload.spaces},
+        [line for space in workload.spaces for line in _lines(space, workload)],
         {space.name: list(space.splits) for space in workload.spaces},
-        (workload.label(table, hot_hash), hot_units / total),
+        (workload.label(table.name, hot_hash), hot_units / total),
         simulation.elapsed,
+        workload.items,
+        workload.client.stats,
+        {space.name: _facts(space, workload) for space in workload.spaces},
+        workload.sharding,
+        workload.client.sdk.config.describe(),
+        table.choices.describe(),
     )
-    report.verdict = verdict(report)
-    return report
 
 
 def _series(space: KeySpace, seconds: int) -> list[tuple[float, ...]]:
-    empty = (0.0,) * 7
+    empty = (0.0,) * COLUMNS
     return [space.totals.get(second, empty) for second in range(seconds)]
+
+
+def _facts(space: KeySpace, workload: Workload) -> SpaceFacts:
+    tops = [
+        KeyTop(
+            f"{space.name}/P{part.pid}",
+            top,
+            workload.label(space.name, top.key),
+            workload.label(space.name, top.runner_up),
+        )
+        for part in space.partitions
+        for top in part.tops
+    ]
+    tops.sort(key=lambda entry: entry.top.second)
+    refused = {workload.label(space.name, key): count for key, count in space.refused_keys.items()}
+    return SpaceFacts(
+        space.name,
+        space.capacity.describe(space.limits),
+        space.capacity.mode != "on-demand",
+        space.lsi,
+        (space.capacity.partitions(space.limits), len(space.partitions)),
+        space.table.write_rate,
+        space.limits.table_write_quota,
+        space.limits.partition_write_units,
+        space.limits.partition_read_units,
+        tops,
+        refused,
+    )
 
 
 def _lines(space: KeySpace, workload: Workload) -> list[PartitionLine]:
@@ -133,43 +201,3 @@ def _lines(space: KeySpace, workload: Workload) -> list[PartitionLine]:
             )
         )
     return lines
-
-
-def verdict(report: Report, scale: float | None = None) -> str:
-    """Whether the run throttled, where, because of which key, and at what pace it went.
-
-    >>> verdict(report)  # doctest: +SKIP
-    'throttles: key 0 takes 100% of writes on 1 partition (table/P2 throttled for 360 s, ...); ...'
-    """
-    prefix = f"at {scale:g}x this traffic, " if scale else ""
-    totals = report.totals()
-    seconds = report.duration or float(report.seconds)
-    pace = (
-        f"{totals[ACC_REQ]:,.0f} requests in {seconds:,.1f} s ({totals[ACC_REQ] / max(seconds, 0.05):,.0f}/s)"
-    )
-    kind = "writes" if totals[ACC_W] + totals[THR_W] >= totals[ACC_R] + totals[THR_R] else "reads"
-    throttled = [line for line in report.partitions if line.throttled]
-    if not throttled:
-        key, share = report.hottest
-        peak = max((line.peak for line in report.partitions), default=0.0)
-        return (
-            f"{prefix}no throttling: {pace}; the busiest partition used {peak:.0%} of its allowance; "
-            f"hottest key {key} takes {share:.0%} of {kind}"
-        )
-    worst = max(throttled, key=lambda line: (line.throttled_seconds, line.throttled))
-    offered = totals[ACC_REQ] + totals[THR_REQ]
-    causes = [_culprit(worst, kind)]
-    if totals[THR_TABLE] >= totals[THR_REQ] / 2:
-        causes.insert(0, f"the table-level limit ({report.capacity})")
-    share = totals[THR_REQ] / offered if offered else 0.0
-    return f"{prefix}throttles: {'; '.join(causes)}; {share:.0%} of requests throttled; {pace}"
-
-
-def _culprit(line: PartitionLine, kind: str) -> str:
-    where = f"{line.name} throttled for {line.throttled_seconds:,} s"
-    if line.keys <= 1 or line.top_share >= DOMINANT:
-        return f"key {line.top_key} takes {line.top_table_share:.0%} of {kind} on 1 partition ({where})"
-    if line.top_share < SPREAD:
-        spread = f"{line.keys:,} keys, none above {SPREAD:.0%} of its {kind}"
-        return f"{where}: {spread} (the table needs more partitions)"
-    return f"{where}: {line.keys:,} keys, the hottest {line.top_key} with {line.top_share:.0%} of its {kind}"

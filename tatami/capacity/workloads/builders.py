@@ -2,8 +2,8 @@
 
 A `Workload` owns its key spaces (the table, then its indexes), the client that sends its requests,
 and a readable label for each partition key (for tables and verdicts). Builders here cover the
-loads a key list describes (a CSV, the IP loader's plan, seed 003's data set) and a sharded
-counter; `tatami.capacity.adapters.traffic` builds one from the traffic the local cloud recorded.
+loads a key list describes (a CSV, the IP loader's plan, seed 003's data set), a sharded counter
+and reads; `tatami.capacity.adapters.traffic` builds one from the traffic the local cloud recorded.
 """
 
 from __future__ import annotations
@@ -14,13 +14,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from tatami.capacity.model.capacity import Capacity
-from tatami.capacity.model.engine import Client
+from tatami.capacity.model.choices import Choices
+from tatami.capacity.model.items import read_units
 from tatami.capacity.model.keys import key_hash, sort_bytes
 from tatami.capacity.model.limits import Limits
 from tatami.capacity.model.space import KeySpace
-from tatami.capacity.workloads.clients import Arrivals, Loader
+from tatami.capacity.workloads.clients import BATCH_WRITER, AppRetry, Arrivals, BatchLoader, Caller
+from tatami.capacity.workloads.sdk import ClientConfig, SdkClient
 
-__all__ = ["FILE_ORDER", "ORDERS", "SHUFFLED", "Workload", "counter_workload", "keys_workload"]
+__all__ = [
+    "FILE_ORDER",
+    "ORDERS",
+    "SHUFFLED",
+    "Key",
+    "Setting",
+    "Sharding",
+    "Workload",
+    "counter_workload",
+    "keys_workload",
+    "reads_workload",
+]
 
 FILE_ORDER, SHUFFLED = "file", "shuffled"
 TABLE = "table"  # the key space's name in workloads of one table
@@ -29,13 +42,24 @@ ORDERS = (FILE_ORDER, SHUFFLED)
 Key = tuple[str, object]  # (partition key, sort key or None)
 
 
+@dataclass(frozen=True)
+class Sharding:
+    """A write-sharded key: `shards` keys share `rate` requests a second (a counter's)."""
+
+    name: str
+    shards: int
+    rate: float
+
+
 @dataclass
 class Workload:
     name: str
     spaces: list[KeySpace]
-    client: Client
+    client: Caller
     labels: dict[tuple[str, int], str] = field(default_factory=dict)  # (space, key hash) -> key
     offered: dict[tuple[str, int], float] = field(default_factory=dict)  # units offered per key
+    items: int = 0  # the requests it sends (before retries)
+    sharding: Sharding | None = None
 
     def label(self, space: str, hashed: int) -> str:
         return self.labels.get((space, hashed), f"#{hashed:016x}")
@@ -43,14 +67,24 @@ class Workload:
 
 @dataclass(frozen=True)
 class Setting:
-    """Where a workload runs: the table's capacity, the limits, the hash seed."""
+    """Where a workload runs: the table's capacity, the limits, the open choices, the hash seed.
+
+    `lsi`: the table has a local secondary index. `client`: how the application calls DynamoDB.
+    """
 
     capacity: Capacity = field(default_factory=Capacity.on_demand)
     limits: Limits = field(default_factory=Limits)
     seed: int = 0
+    choices: Choices = field(default_factory=Choices)
+    lsi: bool = False
+    client: ClientConfig = field(default_factory=ClientConfig)
 
-    def space(self, name: str) -> KeySpace:
-        return KeySpace(name, self.capacity, self.limits, self.seed)
+    def space(self, name: str, lsi: bool | None = None) -> KeySpace:
+        has_lsi = self.lsi if lsi is None else lsi
+        return KeySpace(name, self.capacity, self.limits, self.seed, self.choices, has_lsi)
+
+    def sdk(self) -> SdkClient:
+        return SdkClient(self.client, self.seed)
 
 
 def keys_workload(
@@ -60,8 +94,9 @@ def keys_workload(
     item_bytes: int | Sequence[int] = 100,
     order: str = FILE_ORDER,
     writers: int = 1,
+    app: AppRetry = BATCH_WRITER,
 ) -> Workload:
-    """Write one item per key, in file order or shuffled, with `writers` batch writers.
+    """Write one item per key, in file order or shuffled, with `writers` batch-writing threads.
 
     >>> sorted(keys_workload("demo", [("a", 1), ("b", 2)], Setting()).labels.values())
     ['a', 'b']
@@ -82,7 +117,8 @@ def keys_workload(
     if order == SHUFFLED:
         random.Random(setting.seed).shuffle(requests)
     labels = {(TABLE, hashed): pk for pk, hashed in hashes.items()}
-    return Workload(name, [table], Loader(requests, writers=writers), labels, dict(offered))
+    loader = BatchLoader(requests, setting.sdk(), writers, app)
+    return Workload(name, [table], loader, labels, dict(offered), len(requests))
 
 
 def counter_workload(name: str, shards: int, rate: float, seconds: float, setting: Setting) -> Workload:
@@ -96,4 +132,34 @@ def counter_workload(name: str, shards: int, rate: float, seconds: float, settin
         labels[TABLE, hashed] = shard_key(name, shard)
         choices.append((table, hashed, b"", 1.0, 0.0, 0, ()))
     offered = {key: rate * seconds / shards for key in labels}
-    return Workload(name, [table], Arrivals(choices, rate, seconds, setting.seed), labels, offered)
+    client = Arrivals(choices, rate, seconds, setting.sdk(), setting.seed)
+    return Workload(
+        name, [table], client, labels, offered, round(rate * seconds), Sharding(name, shards, rate)
+    )
+
+
+def reads_workload(
+    name: str,
+    keys: int,
+    rate: float,
+    seconds: float,
+    setting: Setting,
+    item_bytes: int = 1000,
+    consistent: bool = False,
+) -> Workload:
+    """`rate` GetItem calls a second for `seconds`, each on one of `keys` items at random.
+
+    Each read costs what AWS charges for an item of `item_bytes`: one unit per 4 KB, half of
+    that when eventually consistent (the default, as for GetItem).
+    """
+    table = setting.space(TABLE)
+    units = read_units(item_bytes, consistent, setting.limits)
+    choices, labels = [], {}
+    for number in range(keys):
+        label = f"item-{number}"
+        hashed = key_hash(label, setting.seed)
+        labels[TABLE, hashed] = label
+        choices.append((table, hashed, b"", 0.0, units, 0, ()))
+    offered = {key: rate * seconds * units / keys for key in labels}
+    client = Arrivals(choices, rate, seconds, setting.sdk(), setting.seed)
+    return Workload(name, [table], client, labels, offered, round(rate * seconds))

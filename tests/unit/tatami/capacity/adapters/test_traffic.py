@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from tatami.capacity.adapters.accesses import Schema, accesses
 from tatami.capacity.adapters.traffic import key_stats, replay
-from tatami.capacity.reports.report import simulate
+from tatami.capacity.model.space import THR_REQ
+from tatami.capacity.reports.run import simulate
 from tatami.capacity.workloads.builders import Setting
 
 SCHEMAS = {"Orders": Schema("Orders", "pk", "sk", {"ByStatus": ("status", "created")})}
@@ -98,5 +99,7 @@ def test_the_hottest_key_ranks_first_and_its_replay_at_scale_throttles() -> None
     assert ranked[0].key == "hot" and ranked[0].write_units == 200 and ranked[0].peak == 50
     calm = simulate(replay(found, Setting(), scale=10))
     hot = simulate(replay(found, Setting(), scale=50))
-    assert calm.totals()[5] == 0  # 500 a second on one key fits its partition
-    assert hot.totals()[5] > 0 and "key hot takes" in hot.verdict
+    assert calm.totals()[THR_REQ] == 0  # 500 a second on one key fits its partition
+    assert hot.totals()[THR_REQ] > 0
+    assert hot.verdict is not None and hot.verdict.kinds[0] in ("hot key", "hot item")
+    assert hot.verdict.diagnoses[0].keys == ("hot",)
