@@ -67,7 +67,7 @@ def flagged_keys(insights: Insights) -> dict[tuple[str, str], str]:
     for diagnosis in verdict.diagnoses:
         what = "throttles" if verdict.throttled else "near its limit"
         for key in diagnosis.keys:
-            flags[diagnosis.space, key] = f"HOT: {diagnosis.kind}, {what} at {insights.scale:g}x"
+            flags[diagnosis.space, key] = f"HOT: {what} at {insights.scale:g}x ({diagnosis.kind})"
     return flags
 
 

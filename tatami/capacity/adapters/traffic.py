@@ -173,7 +173,7 @@ class _Replay:
     def piece(self, access: Access, copies: int) -> tuple[Any, ...]:
         name = space_name(access)
         space = self.spaces.get(name) or self.spaces.setdefault(
-            name, self.setting.space(name, lsi=access.lsi and not access.index)
+            name, self.setting.space(name, lsi=access.lsi, index=bool(access.index))
         )
         key = (
             json.dumps(access.pk, sort_keys=True)

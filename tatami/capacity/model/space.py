@@ -68,7 +68,8 @@ class Split:
 class KeySpace:
     """The partitions of one table or index, created as a new table with `capacity` would have them.
 
-    `lsi`: the table has a local secondary index (item collections stay whole, at most 10 GB).
+    `lsi`: the table has a local secondary index (item collections stay whole, at most 10 GB);
+    `index`: this key space is a global secondary index (its throttles hold back its table's writes).
     """
 
     def __init__(
@@ -79,8 +80,9 @@ class KeySpace:
         seed: int = 0,
         choices: Choices | None = None,
         lsi: bool = False,
+        index: bool = False,
     ) -> None:
-        self.name, self.capacity, self.limits, self.lsi = name, capacity, limits, lsi
+        self.name, self.capacity, self.limits, self.lsi, self.index = name, capacity, limits, lsi, index
         self.choices = choices or Choices()
         self.rng = random.Random(f"{seed}:{name}")
         self.read_cost = limits.read_cost

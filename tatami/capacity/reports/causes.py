@@ -20,6 +20,7 @@ __all__ = ["DOMINANT", "partition_diagnosis", "unthrottled_warnings"]
 DOMINANT = 0.8  # a key serving this share of a partition's second is that second's cause
 AHEAD = 3.0  # ... or this many times the runner-up's share
 TOGETHER = 0.5  # two keys serving this share together (neither dominant) share the partition
+EVERYWHERE = 0.75  # partitions throttling in the same second, of the table's: the table is the limit
 RUNS_NAMED = 4  # keys named of a rolling hot partition (each with its window)
 
 
@@ -138,9 +139,26 @@ def _shard_gain(facts: SpaceFacts, sharding: Sharding) -> str:
 
 def _busy(facts: SpaceFacts, share: float, tops: list[KeyTop]) -> Diagnosis:
     keys = max((entry.top.keys for entry in tops), default=0)
+    at_once = Counter(entry.top.second for entry in tops).most_common(1)[0][1] if tops else 0
+    partitions = facts.partitions[0]
+    if at_once >= max(2, EVERYWHERE * partitions):  # the whole table is its partitions' limit
+        finding = (
+            f"every partition at its own limit ({at_once} of {partitions} in the same second): "
+            "the table has too few partitions for the load"
+        )
+        fix = (
+            "raise WCU/RCU (a provisioned table gets a partition per 1,000 WCU)"
+            if facts.provisioned
+            else "warm the table (warm throughput) to the load's rate, or ramp up over 30 minutes: "
+            "on-demand doubles its previous peak"
+        )
+        return Diagnosis("table limit", facts.name, share, (), finding, fix)
     finding = (
         f"busy partitions: up to {keys:,} keys on one partition, none of them dominant "
         f"({len(tops):,} throttled partition-seconds)"
     )
-    fix = "more partitions: warm throughput (a partition near its limit also splits, after minutes)"
+    fix = (
+        "more partitions (warm throughput) or more partition key values "
+        "(a partition near its limit also splits, after minutes)"
+    )
     return Diagnosis("busy partition", facts.name, share, (), finding, fix)

@@ -40,9 +40,9 @@ __all__ = ["diagnose"]
 def diagnose(report: Report) -> Verdict:
     """The verdict of a finished run."""
     found: list[Diagnosis] = []
-    for name, facts in report.spaces.items():
-        found += _space_diagnoses(report, facts, index=name != report.table)
-    table = report.totals(report.table)
+    for facts in report.spaces.values():
+        found += _space_diagnoses(report, facts)
+    table = report.table_totals()
     throttled = any(report.totals(name)[THR_REQ] or report.totals(name)[REFUSED] for name in report.spaces)
     if not throttled:
         found = [
@@ -60,7 +60,7 @@ def diagnose(report: Report) -> Verdict:
     )
 
 
-def _space_diagnoses(report: Report, facts: SpaceFacts, index: bool) -> list[Diagnosis]:
+def _space_diagnoses(report: Report, facts: SpaceFacts) -> list[Diagnosis]:
     totals = report.totals(facts.name)
     throttled, reads = totals[THR_REQ] or 1.0, _reads(report, facts)
     found = []
@@ -73,7 +73,7 @@ def _space_diagnoses(report: Report, facts: SpaceFacts, index: bool) -> list[Dia
     own = totals[THR_REQ] - totals[THR_TABLE] - totals[THR_QUOTA] - totals[THR_INDEX]
     if own > 0:
         found.append(partition_diagnosis(facts, own / throttled, reads, report.sharding))
-    if index:
+    if facts.index:
         found = [diagnosis.as_index(facts.name) for diagnosis in found]
     return found
 

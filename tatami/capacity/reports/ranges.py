@@ -140,8 +140,8 @@ def _verdict(report: Report) -> Verdict:
 
 
 def _partitions(report: Report) -> float:
-    return float(report.spaces[report.table].partitions[1])
+    return float(sum(report.spaces[name].partitions[1] for name in report.tables))
 
 
 def _heat_splits(report: Report) -> float:
-    return float(sum(1 for split in report.splits[report.table] if split.reason == "heat"))
+    return float(sum(1 for name in report.tables for split in report.splits[name] if split.reason == "heat"))

@@ -37,6 +37,7 @@ class SpaceFacts:
     capacity: str  # the setting in words, with its partitions
     provisioned: bool
     lsi: bool
+    index: bool  # a global secondary index (else a table)
     partitions: tuple[int, int]  # at the start, at the end
     write_rate: float  # the table-level write allowance at the end (on-demand: after growth)
     quota: float  # the per-table write quota
@@ -97,18 +98,24 @@ class Report:
         return tuple(sum(row[i] for rows in chosen for row in rows) for i in range(COLUMNS))
 
     @property
-    def table(self) -> str:
-        return next(iter(self.series))
+    def tables(self) -> list[str]:
+        """The key spaces that are tables (not indexes): one for a workload, any number in a replay."""
+        return [name for name, facts in self.spaces.items() if not facts.index] or list(self.series)[:1]
+
+    def table_totals(self) -> tuple[float, ...]:
+        """Every column summed over the run and the tables (an index's requests are its table's too)."""
+        rows = [self.totals(name) for name in self.tables]
+        return tuple(sum(row[i] for row in rows) for i in range(COLUMNS))
 
     @property
     def throughput(self) -> float:
-        """Plain throughput: requests the table accepted over the time the client took (items / s)."""
-        return self.totals(self.table)[ACC_REQ] / max(self.duration, 1e-9)
+        """Plain throughput: requests the tables accepted over the time the client took (items / s)."""
+        return self.table_totals()[ACC_REQ] / max(self.duration, 1e-9)
 
     @property
     def throttled_share(self) -> float:
-        """Throttled requests (every attempt) over all attempts, on the table."""
-        totals = self.totals(self.table)
+        """Throttled requests (every attempt) over all attempts, on the tables."""
+        totals = self.table_totals()
         attempts = totals[ACC_REQ] + totals[THR_REQ]
         return totals[THR_REQ] / attempts if attempts else 0.0
 
@@ -161,6 +168,7 @@ def _facts(space: KeySpace, workload: Workload) -> SpaceFacts:
         space.capacity.describe(space.limits),
         space.capacity.mode != "on-demand",
         space.lsi,
+        space.index,
         (space.capacity.partitions(space.limits), len(space.partitions)),
         space.table.write_rate,
         space.limits.table_write_quota,

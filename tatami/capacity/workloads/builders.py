@@ -79,9 +79,10 @@ class Setting:
     lsi: bool = False
     client: ClientConfig = field(default_factory=ClientConfig)
 
-    def space(self, name: str, lsi: bool | None = None) -> KeySpace:
-        has_lsi = self.lsi if lsi is None else lsi
-        return KeySpace(name, self.capacity, self.limits, self.seed, self.choices, has_lsi)
+    def space(self, name: str, lsi: bool | None = None, index: bool = False) -> KeySpace:
+        """A new table (or, `index`, a global secondary index) with this setting's capacity and choices."""
+        has_lsi = (self.lsi if lsi is None else lsi) and not index
+        return KeySpace(name, self.capacity, self.limits, self.seed, self.choices, has_lsi, index)
 
     def sdk(self) -> SdkClient:
         return SdkClient(self.client, self.seed)

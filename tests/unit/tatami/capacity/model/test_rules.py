@@ -1,4 +1,4 @@
-"""The small pure pieces: limits and their sources, key order, item sizes, CloudWatch's minutes."""
+"""The small pure pieces: limits and their sources, key order, item sizes."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 from tatami.capacity.model.items import item_size, read_units, write_units
 from tatami.capacity.model.keys import key_hash, sort_bytes
 from tatami.capacity.model.limits import SOURCES, Limits
-from tatami.capacity.reports.measure import expected_reading, minute_points, reading
 
 
 def test_every_constant_names_its_source_and_can_be_overridden() -> None:
@@ -64,15 +63,3 @@ def test_item_sizes_and_units_follow_aws_rules() -> None:
     assert item_size(item) == 2 + 14 + 1 + 4 + 4 + 1 + 1 + (3 + 1 + 2 + 1)
     assert [write_units(size) for size in (1, 1024, 1025, 4096)] == [1, 1, 2, 4]
     assert (read_units(4096), read_units(4097), read_units(4097, consistent=True)) == (0.5, 1.0, 2.0)
-
-
-def test_cloudwatch_minutes_and_what_a_reader_reads_off_them() -> None:
-    steady = [100.0] * 140
-    assert [(round(p.value), p.full) for p in minute_points(steady, offset=30)] == [
-        (50, False),
-        (100, True),
-        (83, False),
-    ]
-    assert reading(minute_points(steady, offset=30)) == 100.0
-    assert reading(minute_points([6000.0] * 50)) == 5000.0  # a sub-minute load is one point: its sum / 60
-    assert expected_reading(steady) == 100.0

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from tatami.capacity.model.capacity import Capacity
-from tatami.capacity.model.choices import Choices
+from tatami.capacity.model.choices import CORNERS, Choices
 from tatami.capacity.model.engine import Simulation
 from tatami.capacity.model.keys import HASH_SPACE, key_hash, sort_bytes
 from tatami.capacity.model.limits import Limits
@@ -103,3 +105,16 @@ def test_with_a_local_secondary_index_an_item_collection_stops_at_its_size_limit
         Simulation([table]).run(loader)
         assert loader.stats.failed == (1000 if lsi else 0)  # 100 KB of 100-byte items, the rest refused
         assert sum(table.refused_keys.values()) == loader.stats.failed
+
+
+@pytest.mark.parametrize("corner", list(CORNERS))
+def test_a_40000_a_second_warm_up_ends_within_twice_the_partitions_it_needs(corner: str) -> None:
+    # A new on-demand table offered 40,000 writes a second (its quota) over 500 keys. Its allowance
+    # doubles with each old-enough peak (AWS: 30 minutes; 60 s here to run fast) and partitions split
+    # for heat only when their own limit is the pressure: it ends near the 40 the traffic needs.
+    limits = Limits.overridden(["on_demand_peak_seconds=60"])
+    table = KeySpace("t", Capacity.on_demand(limits=limits), limits, choices=CORNERS[corner])
+    choices = [(table, key_hash(f"k{n}"), b"", 1.0, 0.0, 0, ()) for n in range(500)]
+    Simulation([table]).run(Arrivals(choices, 40_000, 600, once(), tick=1.0))
+    assert 40 <= len(table.partitions) <= 80
+    assert accepted(table, range(590, 600)) > 30_000
