@@ -22,8 +22,8 @@ from typing import Any
 from tatami.capacity.adapters.accesses import Access, Schema
 from tatami.capacity.model.keys import key_hash, sort_bytes
 from tatami.capacity.model.space import KeySpace
+from tatami.capacity.workloads.arrivals import Timed
 from tatami.capacity.workloads.builders import Setting, Workload
-from tatami.capacity.workloads.clients import Timed
 
 __all__ = ["KeyStats", "key_stats", "label", "read_records", "replay", "schemas_from"]
 

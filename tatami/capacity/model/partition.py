@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 from typing import NamedTuple
 
-from tatami.capacity.model.capacity import Allowance
+from tatami.capacity.model.allowance import Allowance
 from tatami.capacity.model.keys import Position
 
 __all__ = ["RECENT", "SAMPLE", "Partition", "Top"]

@@ -27,7 +27,7 @@ MIN_OBSERVED = 16  # accesses needed before a split point means anything
 def heat_split_point(part: Partition, limits: Limits, lsi: bool = False) -> Position | None:
     """The position to split a hot partition at, or None when a split would not spread its traffic.
 
-    >>> from tatami.capacity.model.capacity import Allowance
+    >>> from tatami.capacity.model.allowance import Allowance
     >>> hot = Partition(0, (0, b""), Allowance(1000))
     >>> hot.recent.extend((h << 32, b"", 1) for h in (5, 1, 4, 2, 3, 6, 2, 5, 1, 6, 3, 4, 1, 5, 2, 6))
     >>> heat_split_point(hot, Limits()) == (4 << 32, b"")

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import math
 
-from tatami.capacity.model.capacity import ON_DEMAND, QUOTA, Capacity, TableLimit, quota_limits
+from tatami.capacity.model.allowance import TableLimit
+from tatami.capacity.model.capacity import ON_DEMAND, QUOTA, Capacity, quota_limits
 from tatami.capacity.model.choices import OPTIMISTIC, Choices
 from tatami.capacity.model.limits import Limits
 

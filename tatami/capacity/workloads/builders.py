@@ -19,7 +19,8 @@ from tatami.capacity.model.items import read_units
 from tatami.capacity.model.keys import key_hash, sort_bytes
 from tatami.capacity.model.limits import Limits
 from tatami.capacity.model.space import KeySpace
-from tatami.capacity.workloads.clients import BATCH_WRITER, AppRetry, Arrivals, BatchLoader, Caller
+from tatami.capacity.workloads.arrivals import Arrivals
+from tatami.capacity.workloads.clients import BATCH_WRITER, AppRetry, BatchLoader, Caller
 from tatami.capacity.workloads.sdk import ClientConfig, SdkClient
 
 __all__ = [
@@ -126,17 +127,10 @@ def counter_workload(name: str, shards: int, rate: float, seconds: float, settin
     """`rate` increments a second on `shards` shard keys (`name#0` ...), each on a random shard."""
     from tatami_functions.counters.sharding import shard_key  # the service's own key format
 
-    table = setting.space(TABLE)
-    choices, labels = [], {}
-    for shard in range(shards):
-        hashed = key_hash(shard_key(name, shard), setting.seed)
-        labels[TABLE, hashed] = shard_key(name, shard)
-        choices.append((table, hashed, b"", 1.0, 0.0, 0, ()))
-    offered = {key: rate * seconds / shards for key in labels}
-    client = Arrivals(choices, rate, seconds, setting.sdk(), setting.seed)
-    return Workload(
-        name, [table], client, labels, offered, round(rate * seconds), Sharding(name, shards, rate)
-    )
+    keys = [shard_key(name, shard) for shard in range(shards)]
+    workload = _steady(name, keys, 1.0, 0.0, rate, seconds, setting)
+    workload.sharding = Sharding(name, shards, rate)
+    return workload
 
 
 def reads_workload(
@@ -153,14 +147,18 @@ def reads_workload(
     Each read costs what AWS charges for an item of `item_bytes`: one unit per 4 KB, half of
     that when eventually consistent (the default, as for GetItem).
     """
-    table = setting.space(TABLE)
     units = read_units(item_bytes, consistent, setting.limits)
-    choices, labels = [], {}
-    for number in range(keys):
-        label = f"item-{number}"
-        hashed = key_hash(label, setting.seed)
-        labels[TABLE, hashed] = label
-        choices.append((table, hashed, b"", 0.0, units, 0, ()))
-    offered = {key: rate * seconds * units / keys for key in labels}
+    return _steady(name, [f"item-{number}" for number in range(keys)], 0.0, units, rate, seconds, setting)
+
+
+def _steady(
+    name: str, keys: list[str], write: float, read: float, rate: float, seconds: float, setting: Setting
+) -> Workload:
+    """`rate` requests a second of `write` and `read` units, each on one of `keys` at random."""
+    table = setting.space(TABLE)
+    hashes = [key_hash(key, setting.seed) for key in keys]
+    choices = [(table, hashed, b"", write, read, 0, ()) for hashed in hashes]
+    labels = {(TABLE, hashed): key for key, hashed in zip(keys, hashes, strict=True)}
+    offered = {label: rate * seconds * (write + read) / len(keys) for label in labels}
     client = Arrivals(choices, rate, seconds, setting.sdk(), setting.seed)
     return Workload(name, [table], client, labels, offered, round(rate * seconds))

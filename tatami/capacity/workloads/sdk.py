@@ -27,8 +27,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from botocore import loaders, retryhandler, translate
-from botocore.exceptions import CapacityNotAvailableError
-from botocore.retries import adaptive, bucket, quota, standard, throttling
+from botocore.retries import quota, standard
+
+from tatami.capacity.workloads.rate_limiter import RateLimiter, SimClock
 
 __all__ = ["ADAPTIVE", "LEGACY", "MODES", "STANDARD", "ClientConfig", "SdkClient"]
 
@@ -74,19 +75,6 @@ class ClientConfig:
         return f"{self.mode} retries ({self.attempts} attempts), {self.latency * 1000:g} ms a call"
 
 
-class _Clock:
-    """botocore's clock interface, reading the simulated time."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def current_time(self) -> float:
-        return self.now
-
-    def sleep(self, amount: float) -> None:
-        """Never called: the simulation schedules instead of sleeping."""
-
-
 class _Response:
     """The part of an HTTP response botocore's retry rules read."""
 
@@ -104,7 +92,7 @@ class SdkClient:
     def __init__(self, config: ClientConfig | None = None, seed: int = 0) -> None:
         self.config = config or ClientConfig()
         self.attempts = self.config.attempts
-        self.clock, rng = _Clock(), random.Random(f"sdk:{seed}")
+        self.clock, rng = SimClock(), random.Random(f"sdk:{seed}")
         detector = standard.ThrottlingErrorDetector(standard.RetryEventAdapter())
         self._legacy = None
         if self.config.mode == LEGACY:
@@ -115,7 +103,7 @@ class SdkClient:
             random=rng.random, service_name=SERVICE, throttling_detector=detector
         )
         self._quota = standard.RetryQuotaChecker(quota.RetryQuota(), detector)
-        self._limiter = _Limiter(self.clock) if self.config.mode == ADAPTIVE else None
+        self._limiter = RateLimiter(self.clock) if self.config.mode == ADAPTIVE else None
         self._rng = rng
         # The longest sleep after each attempt (botocore's rule with its random factor at 1): a caller
         # with a client of its own sleeps rand(0, 1) x that (standard) or exactly that (legacy).
@@ -170,40 +158,6 @@ class SdkClient:
             self._limiter.response(now, throttled=False)
         if self._legacy is None:
             self._quota.release_retry_quota(context, OK_RESPONSE)
-
-
-class _Limiter:
-    """adaptive's `ClientRateLimiter`, minus its blocking: the same bucket, clocker and CUBIC rule."""
-
-    def __init__(self, clock: _Clock) -> None:
-        self.clock = clock
-        self.bucket = bucket.TokenBucket(max_rate=1, clock=clock)
-        self.cubic = throttling.CubicCalculator(starting_max_rate=0, start_time=clock.current_time())
-        self.clocker = adaptive.RateClocker(clock)
-        self.enabled = False
-
-    def send_at(self, now: float) -> float:
-        if not self.enabled:
-            return now
-        self.clock.now = now
-        try:
-            self.bucket.acquire(1, block=False)
-        except CapacityNotAvailableError:
-            wait: float = (1 - self.bucket.available_capacity) / self.bucket.max_rate
-            return now + wait
-        return now
-
-    def response(self, now: float, throttled: bool) -> None:
-        """`ClientRateLimiter.on_receiving_response`: measure the send rate, move the bucket's rate."""
-        self.clock.now = now
-        measured = self.clocker.record()
-        if throttled:
-            rate = min(measured, self.bucket.max_rate) if self.enabled else measured
-            new_rate = self.cubic.error_received(rate, now)
-            self.enabled = True
-        else:
-            new_rate = self.cubic.success_received(now)
-        self.bucket.max_rate = min(new_rate, adaptive.ClientRateLimiter._MAX_RATE_ADJUST_SCALE * measured)
 
 
 def _throttled(attempt: int, context: dict[str, Any]) -> standard.RetryContext:

@@ -8,7 +8,8 @@ from tatami.capacity.model.engine import Simulation
 from tatami.capacity.model.keys import key_hash
 from tatami.capacity.model.limits import Limits
 from tatami.capacity.model.space import ACC_R, ACC_W, THR_QUOTA, THR_TABLE, THR_W, KeySpace
-from tatami.capacity.workloads.clients import Arrivals, BatchLoader, Timed
+from tatami.capacity.workloads.arrivals import Arrivals, Timed
+from tatami.capacity.workloads.clients import BatchLoader
 from tatami.capacity.workloads.sdk import ClientConfig, SdkClient
 
 

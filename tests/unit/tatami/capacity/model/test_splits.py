@@ -12,7 +12,8 @@ from tatami.capacity.model.engine import Simulation
 from tatami.capacity.model.keys import HASH_SPACE, key_hash, sort_bytes
 from tatami.capacity.model.limits import Limits
 from tatami.capacity.model.space import ACC_W, KeySpace
-from tatami.capacity.workloads.clients import Arrivals, BatchLoader
+from tatami.capacity.workloads.arrivals import Arrivals
+from tatami.capacity.workloads.clients import BatchLoader
 from tatami.capacity.workloads.sdk import ClientConfig, SdkClient
 
 FAST_HEAT = Choices(split_delay=10)  # AWS: minutes; shortened to run fast
