@@ -143,8 +143,8 @@ def _busy(facts: SpaceFacts, share: float, tops: list[KeyTop]) -> Diagnosis:
     partitions = facts.partitions[0]
     if at_once >= max(2, EVERYWHERE * partitions):  # the whole table is its partitions' limit
         finding = (
-            f"every partition at its own limit ({at_once} of {partitions} in the same second): "
-            "the table has too few partitions for the load"
+            f"its partitions at their own limits together ({at_once} in the same second; it started "
+            f"with {partitions}): the table has too few partitions for the load"
         )
         fix = (
             "raise WCU/RCU (a provisioned table gets a partition per 1,000 WCU)"

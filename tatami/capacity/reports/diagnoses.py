@@ -18,6 +18,8 @@ throttles past that, and an item never splits. `keys`/`keys_hot` are the keys ea
 
 from __future__ import annotations
 
+import dataclasses
+
 from tatami.capacity.model.space import (
     ACC_R,
     ACC_REQ,
@@ -72,10 +74,21 @@ def _space_diagnoses(report: Report, facts: SpaceFacts) -> list[Diagnosis]:
         found.append(_table_limit(report, facts, totals[THR_TABLE] / throttled, reads))
     own = totals[THR_REQ] - totals[THR_TABLE] - totals[THR_QUOTA] - totals[THR_INDEX]
     if own > 0:
-        found.append(partition_diagnosis(facts, own / throttled, reads, report.sharding))
+        found = _merged(found, partition_diagnosis(facts, own / throttled, reads, report.sharding))
     if facts.index:
         found = [diagnosis.as_index(facts.name) for diagnosis in found]
     return found
+
+
+def _merged(found: list[Diagnosis], new: Diagnosis) -> list[Diagnosis]:
+    """`found` with `new`, joined to a diagnosis of the same kind (the table's limit, seen twice)."""
+    same = next((diagnosis for diagnosis in found if diagnosis.kind == new.kind), None)
+    if same is None:
+        return [*found, new]
+    joined = dataclasses.replace(
+        same, share=same.share + new.share, finding=f"{same.finding}, and {new.finding}"
+    )
+    return [joined if diagnosis is same else diagnosis for diagnosis in found]
 
 
 def _reads(report: Report, facts: SpaceFacts) -> bool:
@@ -124,7 +137,7 @@ def _table_limit(report: Report, facts: SpaceFacts, share: float, reads: bool) -
     else:
         fix = (
             f"warm the table (warm throughput) to the load's rate (it offered up to {offered:,.0f} units "
-            f"a second, retries too; it served {facts.write_rate:,.0f}), or ramp up over 30 minutes: "
-            "on-demand doubles its previous peak"
+            f"a second, retries too; its allowance reached {facts.write_rate:,.0f}), or ramp up over "
+            "30 minutes: on-demand doubles its previous peak"
         )
     return Diagnosis("table limit", facts.name, share, (), finding, fix)

@@ -39,7 +39,7 @@ class SpaceFacts:
     lsi: bool
     index: bool  # a global secondary index (else a table)
     partitions: tuple[int, int]  # at the start, at the end
-    write_rate: float  # the table-level write allowance at the end (on-demand: after growth)
+    write_rate: float  # the table-level write allowance at the end (on-demand: after growth; quota-capped)
     quota: float  # the per-table write quota
     partition_units: float  # what a partition serves a second, in write units
     partition_read_units: float  # ... in read units
@@ -170,7 +170,7 @@ def _facts(space: KeySpace, workload: Workload) -> SpaceFacts:
         space.lsi,
         space.index,
         (space.capacity.partitions(space.limits), len(space.partitions)),
-        space.table.write_rate,
+        min(space.table.write_rate, space.limits.table_write_quota),
         space.limits.table_write_quota,
         space.limits.partition_write_units,
         space.limits.partition_read_units,
