@@ -33,6 +33,7 @@ class Top(NamedTuple):
     one_item: bool  # every access the partition remembers is one item (one key and sort key)
     keys: int  # distinct partition keys served that second
     used: float  # units served that second (in write units)
+    own: int  # requests it refused on its own limit that second
 
 
 class Partition:
@@ -96,17 +97,17 @@ class Partition:
             self.acc_w = self.thr_w = self.acc_r = self.thr_r = 0.0
             self.acc_req = self.thr_req = self.thr_own = 0
         if own or used >= near:
-            self.tops.append(self._top(second, bool(own), used))
+            self.tops.append(self._top(second, own, used))
         self.keys_now = {}
         return used, own
 
-    def _top(self, second: int, throttled: bool, used: float) -> Top:
+    def _top(self, second: int, own: int, used: float) -> Top:
         ranked = sorted(self.keys_now.items(), key=lambda item: -item[1])[:2] + [(-1, 0.0)] * 2
         total = sum(self.keys_now.values()) or 1.0
         items = {(h, sk) for h, sk, _ in self.recent}
         (first, first_units), (second_key, second_units) = ranked[0], ranked[1]
         shares = (first, first_units / total, second_key, second_units / total)
-        return Top(second, throttled, *shares, len(items) == 1, len(self.keys_now), used)
+        return Top(second, own > 0, *shares, len(items) == 1, len(self.keys_now), used, own)
 
     def keep_sample(self, position: Position) -> None:
         """Keep every `stride`-th write's position (the engine calls this when `seen` reaches `next_sample`).

@@ -8,36 +8,62 @@ small ones); two keys of comparable shares that together served `TOGETHER` of it
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 
 from tatami.capacity.model.placement import expected_rate
 from tatami.capacity.reports.report import KeyTop, SpaceFacts
 from tatami.capacity.reports.verdict import Diagnosis
 from tatami.capacity.workloads.builders import Sharding
 
-__all__ = ["DOMINANT", "partition_diagnosis", "unthrottled_warnings"]
+__all__ = ["DOMINANT", "partition_diagnoses", "unthrottled_warnings"]
 
 DOMINANT = 0.8  # a key serving this share of a partition's second is that second's cause
 AHEAD = 3.0  # ... or this many times the runner-up's share
 TOGETHER = 0.5  # two keys serving this share together (neither dominant) share the partition
+HOT, ROLLING, COLLISION, BUSY = "hot", "rolling", "collision", "busy"
 EVERYWHERE = 0.75  # partitions throttling in the same second, of the table's: the table is the limit
 RUNS_NAMED = 4  # keys named of a rolling hot partition (each with its window)
 
 
-def partition_diagnosis(facts: SpaceFacts, share: float, reads: bool, sharding: Sharding | None) -> Diagnosis:
-    """The cause of the throttles partitions' own limits made (`share` of the space's throttles)."""
+def partition_diagnoses(
+    facts: SpaceFacts, share: float, reads: bool, sharding: Sharding | None
+) -> list[Diagnosis]:
+    """The causes of the throttles partitions' own limits made (`share` of the space's throttles).
+
+    Each partition's throttled seconds show one pattern; partitions of one pattern make one
+    diagnosis, whose share is theirs of the requests partitions refused.
+    """
     tops = [entry for entry in facts.tops if entry.top.throttled]
+    by_partition: dict[str, list[KeyTop]] = defaultdict(list)
+    for entry in tops:
+        by_partition[entry.partition].append(entry)
+    by_pattern: dict[str, list[KeyTop]] = defaultdict(list)
+    for mine in by_partition.values():
+        by_pattern[_pattern(mine)] += mine
+    found, refused = [], sum(entry.top.own for entry in tops)
+    for pattern, mine in by_pattern.items():
+        mine.sort(key=lambda entry: entry.top.second)
+        part = share * sum(entry.top.own for entry in mine) / refused
+        if pattern == HOT:
+            found.append(_hot(facts, part, reads, [entry for entry in mine if _dominant(entry)]))
+        elif pattern == ROLLING:
+            found.append(_rolling(facts, part, [entry for entry in mine if _dominant(entry)]))
+        elif pattern == COLLISION:
+            found.append(_collision(facts, part, [entry for entry in mine if _paired(entry)], sharding))
+        else:
+            found.append(_busy(facts, part, mine))
+    return found
+
+
+def _pattern(tops: list[KeyTop]) -> str:
+    """One partition's throttled seconds: one key (hot), one key at a time (rolling), a few, or many."""
     dominated = [entry for entry in tops if _dominant(entry)]
-    if tops and 2 * len(dominated) >= len(tops):
+    if 2 * len(dominated) >= len(tops):
         counts = Counter(entry.key for entry in dominated)
-        key, seconds = counts.most_common(1)[0]
-        if 2 * seconds >= len(dominated) or len(counts) < 3:
-            return _hot(facts, share, reads, [entry for entry in dominated if entry.key == key])
-        return _rolling(facts, share, dominated)
-    pairs = [entry for entry in tops if entry.top.runner_up >= 0 and _pair_share(entry) >= TOGETHER]
-    if tops and 2 * len(pairs) >= len(tops):
-        return _collision(facts, share, pairs, sharding)
-    return _busy(facts, share, tops)
+        seconds = counts.most_common(1)[0][1]
+        return HOT if 2 * seconds >= len(dominated) or len(counts) < 3 else ROLLING
+    pairs = [entry for entry in tops if _paired(entry)]
+    return COLLISION if 2 * len(pairs) >= len(tops) else BUSY
 
 
 def unthrottled_warnings(facts: SpaceFacts, reads: bool) -> list[Diagnosis]:
@@ -66,18 +92,21 @@ def _dominant(entry: KeyTop) -> bool:
     return top.share >= DOMINANT or top.share >= AHEAD * top.runner_up_share
 
 
-def _pair_share(entry: KeyTop) -> float:
-    return entry.top.share + entry.top.runner_up_share
+def _paired(entry: KeyTop) -> bool:
+    return entry.top.runner_up >= 0 and entry.top.share + entry.top.runner_up_share >= TOGETHER
 
 
 def _hot(facts: SpaceFacts, share: float, reads: bool, mine: list[KeyTop]) -> Diagnosis:
-    key, item = mine[0].key, sum(entry.top.one_item for entry in mine) * 2 >= len(mine)
+    keys = tuple(key for key, _ in Counter(entry.key for entry in mine).most_common())
+    item = sum(entry.top.one_item for entry in mine) * 2 >= len(mine)
     what = "hot item" if item else "hot key"
+    each = "each alone takes its partition" if len(keys) > 1 else "alone takes its partition"
+    named = ", ".join(keys[:4]) + (", ..." if len(keys) > 4 else "")
     finding = (
-        f"{what} {key} alone takes its partition in {len(mine):,} throttled seconds "
+        f"{what}{'s' if len(keys) > 1 else ''} {named} {each} in {len(mine):,} throttled seconds "
         f"({'one item, which never splits' if item else 'one partition key over a partition limit'})"
     )
-    return Diagnosis(what, facts.name, share, (key,), finding, _hot_fix(item, reads))
+    return Diagnosis(what, facts.name, share, keys, finding, _hot_fix(item, reads))
 
 
 def _hot_fix(item: bool, reads: bool) -> str:
@@ -129,7 +158,7 @@ def _shard_gain(facts: SpaceFacts, sharding: Sharding) -> str:
     now = expected_rate(shards, rate, partitions, limit, table)
     more = expected_rate(2 * shards, rate, partitions, limit, table)
     warm = 2 * partitions * limit
-    wider = expected_rate(shards, rate, 2 * partitions, limit, max(table, warm))
+    wider = expected_rate(shards, rate, 2 * partitions, limit, min(max(table, warm), facts.quota))
     return (
         f"more shards or warm throughput (expected over hash placements, of {rate:,.0f}/s: "
         f"{now:,.0f}/s as it is, {more:,.0f}/s with {2 * shards} shards, "

@@ -32,7 +32,7 @@ from tatami.capacity.model.space import (
     THR_TABLE,
     THR_W,
 )
-from tatami.capacity.reports.causes import partition_diagnosis, unthrottled_warnings
+from tatami.capacity.reports.causes import partition_diagnoses, unthrottled_warnings
 from tatami.capacity.reports.report import Report, SpaceFacts
 from tatami.capacity.reports.verdict import Diagnosis, Verdict, percent
 
@@ -74,7 +74,8 @@ def _space_diagnoses(report: Report, facts: SpaceFacts) -> list[Diagnosis]:
         found.append(_table_limit(report, facts, totals[THR_TABLE] / throttled, reads))
     own = totals[THR_REQ] - totals[THR_TABLE] - totals[THR_QUOTA] - totals[THR_INDEX]
     if own > 0:
-        found = _merged(found, partition_diagnosis(facts, own / throttled, reads, report.sharding))
+        for diagnosis in partition_diagnoses(facts, own / throttled, reads, report.sharding):
+            found = _merged(found, diagnosis)
     if facts.index:
         found = [diagnosis.as_index(facts.name) for diagnosis in found]
     return found

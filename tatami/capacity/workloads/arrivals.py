@@ -24,6 +24,7 @@ __all__ = ["TICK", "Arrivals", "Timed"]
 
 TICK = 0.05  # seconds between an open-loop client's groups of arrivals
 SPREAD = 8  # throttled copies of one request retry in at most this many groups (each its own delay)
+MANY = 20  # arrivals per choice in a group from which counts are drawn per choice, not per arrival
 
 
 class _OpenLoop:
@@ -89,9 +90,10 @@ def _groups(count: int) -> list[int]:
 class Arrivals(_OpenLoop):
     """`rate` requests a second for `seconds`, each one of `choices` picked uniformly at random.
 
-    Arrivals come in groups every `tick` seconds. Once a group holds several arrivals per choice,
-    each choice gets its share (the remainder spread at random) instead of one draw per arrival:
-    the same mean, with a cost that no longer grows with the rate.
+    Arrivals come in groups every `tick` seconds. Once a group holds many arrivals per choice, each
+    choice's count is drawn from the normal approximation of its binomial share instead of one draw
+    per arrival: the same mean and spread (a shard at its partition's limit still overflows it
+    about half the time), at a cost that no longer grows with the rate.
     """
 
     def __init__(
@@ -133,12 +135,12 @@ class Arrivals(_OpenLoop):
 
     def _spread(self, arrivals: int) -> list[tuple[int, int]]:
         choices = len(self._choices)
-        if arrivals < 4 * choices:
+        if arrivals < MANY * choices:
             return sorted(Counter(self._pick.choices(range(choices), k=arrivals)).items())
-        counts = [arrivals // choices] * choices
-        for index in self._pick.sample(range(choices), arrivals % choices):
-            counts[index] += 1
-        return list(enumerate(counts))
+        mean = arrivals / choices
+        spread = math.sqrt(mean * (1 - 1 / choices))
+        gauss = self._pick.gauss
+        return [(index, max(0, round(gauss(mean, spread)))) for index in range(choices)]
 
 
 class Timed(_OpenLoop):
