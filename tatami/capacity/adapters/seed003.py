@@ -63,7 +63,7 @@ PER_8 = Path(__file__).with_name("data") / "ipv4_ranges_per_8.csv"
 DATASET_ITEMS = 6_000 * 60  # the fourth load's single CloudWatch point held the whole data set
 ITEM_BYTES = 100  # a range item (two addresses and a little metadata): one write unit
 LATENCIES = (0.002, 0.004)  # seconds a BatchWriteItem call took the seed's loader (see above)
-ONE_POINT = "by construction: the data set is this point x 60 s, and the load fits in a minute"
+ONE_POINT = "by construction: the data set is this point x 60 s"
 
 
 @dataclass(frozen=True)
@@ -169,7 +169,7 @@ def table(results: Sequence[LoadRanges]) -> str:
         cells = [f"{load.name:34} {load.seed_figure:>6,.0f}"]
         for span in (result.plain, result.reading):
             cells.append(f"{span!s:22} {span.middle / load.seed_figure - 1:>+6.1%}")
-        lines.append("  ".join(cells) + (f"  ({ONE_POINT})" if load.one_point else ""))
+        lines.append("  ".join(cells) + (f"  ({_construction(result)})" if load.one_point else ""))
     runs = [run for result in results for run in result.runs]
     corners = ", ".join(corner for corner in CORNERS if any(run.corner == corner for run in runs))
     latencies = " and ".join(f"{latency * 1000:g} ms" for latency in sorted({run.latency for run in runs}))
@@ -178,6 +178,14 @@ def table(results: Sequence[LoadRanges]) -> str:
         "each figure is the median of a load's runs (lowest-highest)"
     )
     return "\n".join(lines)
+
+
+def _construction(result: LoadRanges) -> str:
+    """Which runs read the one point by construction: those whose load fit in a minute."""
+    fit, runs = sum(1 for run in result.runs if run.report.duration <= 60), len(result.runs)
+    if fit == runs:
+        return f"{ONE_POINT}, the load fitting in a minute in every run"
+    return f"{ONE_POINT} where the load fit in a minute ({fit} of {runs} runs; the others read less)"
 
 
 def _span(values: list[float]) -> Span:
