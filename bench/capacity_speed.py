@@ -2,10 +2,11 @@
 
     python bench/capacity_speed.py [--writes N]
 
-Three loads of N writes (default 1,000,000) into a new on-demand table, each timed in CPU and
-wall-clock seconds beside its simulated duration: 1,000 keys shuffled (the common case), the
-same keys in file order (one key at a time: every throttled item is retried), and one shuffled
-load into a table warmed to 40,000 writes/s (40 partitions, more splits of work per tick). Writes
+Loads of N writes (default 1,000,000), each timed in CPU and wall-clock seconds beside its
+simulated duration: 1,000 keys shuffled into a new on-demand table by one writer (the common case),
+the same keys in file order (one key at a time: throttled items are sent again), the shuffled load
+by 16 writers (throttled at the table's 4,000 a second, retried by the SDK), and one shuffled load
+by 16 writers into a table warmed to 40,000 writes/s (40 partitions). Writes
 bench/results/capacity_speed.json.
 """
 
@@ -21,22 +22,22 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "lambdas")]
 
-from tatami.capacity.capacity import Capacity  # noqa: E402
-from tatami.capacity.report import simulate  # noqa: E402
-from tatami.capacity.workloads import FILE_ORDER, SHUFFLED, Setting, keys_workload  # noqa: E402
+from tatami.capacity.model.capacity import Capacity  # noqa: E402
+from tatami.capacity.reports.run import simulate  # noqa: E402
+from tatami.capacity.workloads.builders import FILE_ORDER, SHUFFLED, Setting, keys_workload  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "capacity_speed.json"
 KEYS = 1000
 
 
-def timed(name: str, writes: int, order: str, capacity: Capacity) -> dict[str, object]:
+def timed(name: str, writes: int, order: str, capacity: Capacity, writers: int = 1) -> dict[str, object]:
     keys = (
         [(f"key-{n % KEYS}", n) for n in range(writes)]
         if order == SHUFFLED
         else [(f"key-{n * KEYS // writes}", n) for n in range(writes)]
     )
     cpu, wall = time.process_time(), time.perf_counter()
-    report = simulate(keys_workload(name, keys, Setting(capacity), 100, order))
+    report = simulate(keys_workload(name, keys, Setting(capacity), 100, order, writers))
     row = {
         "load": name,
         "writes": writes,
@@ -58,7 +59,14 @@ def main() -> None:
     rows = [
         timed("1,000 keys shuffled, new on-demand table", args.writes, SHUFFLED, Capacity.on_demand()),
         timed("1,000 keys in file order, new on-demand table", args.writes, FILE_ORDER, Capacity.on_demand()),
-        timed("1,000 keys shuffled, warm 40,000 writes/s", args.writes, SHUFFLED, Capacity.on_demand(40_000)),
+        timed("16 writers, shuffled, new on-demand table", args.writes, SHUFFLED, Capacity.on_demand(), 16),
+        timed(
+            "16 writers, shuffled, warm 40,000 writes/s",
+            args.writes,
+            SHUFFLED,
+            Capacity.on_demand(40_000),
+            16,
+        ),
     ]
     document = {"benchmark": "capacity_speed", "machine": platform.platform(), "runs": rows}
     RESULTS.parent.mkdir(exist_ok=True)

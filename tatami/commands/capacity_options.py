@@ -1,7 +1,9 @@
-"""Options every `tatami capacity` command and `tatami local insights` share: the table and the output."""
+"""Options every `tatami capacity` command and `tatami local insights` share: the table, the client,
+the runs (hash seeds and readings of the open choices) and the output."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -10,13 +12,15 @@ from typing import Any
 
 import click
 
-from tatami.capacity.capacity import Capacity
-from tatami.capacity.limits import Limits
-from tatami.capacity.render import ChartUnavailableError, render, write_csv, write_png
-from tatami.capacity.report import Report
-from tatami.capacity.workloads import Setting
+from tatami.capacity.model.capacity import Capacity
+from tatami.capacity.model.limits import Limits
+from tatami.capacity.reports.ranges import ASSUMPTIONS, Ranges
+from tatami.capacity.reports.render import ChartUnavailableError, render_ranges, write_csv, write_png
+from tatami.capacity.reports.report import Report
+from tatami.capacity.workloads.builders import Setting
+from tatami.capacity.workloads.sdk import MODES, ClientConfig
 
-__all__ = ["Output", "setting_from", "show", "table_options", "write_files"]
+__all__ = ["Output", "Runs", "setting_from", "show", "table_options", "write_files"]
 
 
 @dataclass(frozen=True)
@@ -25,8 +29,16 @@ class Output:
     csv: Path | None = None
 
 
+@dataclass(frozen=True)
+class Runs:
+    """How many hash seeds, and which readings of the open choices (`--seeds`, `--assume`)."""
+
+    seeds: int = 3
+    assume: str = "range"
+
+
 def table_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """Add the table and output options to a command, which receives `setting=` and `output=`."""
+    """Add the shared options to a command, which receives `setting=`, `runs=` and `output=`."""
 
     @functools.wraps(command)
     def run(
@@ -34,14 +46,25 @@ def table_options(command: Callable[..., Any]) -> Callable[..., Any]:
         provisioned: str | None,
         warm: str | None,
         idle: float,
+        lsi: bool,
         limits: tuple[str, ...],
+        retry_mode: str,
+        max_attempts: int | None,
+        latency: float,
         seed: int,
+        seeds: int,
+        assume: str,
         png: Path | None,
         csv_out: Path | None,
         **kwargs: Any,
     ) -> Any:
-        setting = setting_from(provisioned, warm, idle, limits, seed)
-        return command(*args, setting=setting, output=Output(png, csv_out), **kwargs)
+        client = ClientConfig(retry_mode, max_attempts, latency / 1000)
+        setting = dataclasses.replace(
+            setting_from(provisioned, warm, idle, limits, seed), lsi=lsi, client=client
+        )
+        return command(
+            *args, setting=setting, runs=Runs(seeds, assume), output=Output(png, csv_out), **kwargs
+        )
 
     return functools.reduce(lambda wrapped, option: option(wrapped), reversed(_OPTIONS), run)
 
@@ -55,6 +78,7 @@ _OPTIONS = [
         default=0.0,
         help="Provisioned: seconds the table sat unused before (burst capacity saved, at most 300).",
     ),
+    click.option("--lsi", is_flag=True, help="The table has a local secondary index (collections <= 10 GB)."),
     click.option(
         "--limit",
         "limits",
@@ -62,7 +86,40 @@ _OPTIONS = [
         metavar="NAME=VALUE",
         help="Override a model constant (`tatami capacity limits` lists them with their sources).",
     ),
-    click.option("--seed", type=int, default=0, show_default=True, help="Hash seed (where keys land)."),
+    click.option(
+        "--retry-mode",
+        type=click.Choice(MODES),
+        default="standard",
+        show_default=True,
+        help="The AWS SDK's retry mode of the application's client (botocore's rules).",
+    ),
+    click.option(
+        "--max-attempts",
+        type=click.IntRange(1, 100),
+        help="Attempts per call, the first included (default: the SDK's for DynamoDB).",
+    ),
+    click.option(
+        "--latency",
+        type=click.FloatRange(0.1, 60_000),
+        default=5.0,
+        show_default=True,
+        help="Milliseconds a call takes to answer (in the Region: single-digit).",
+    ),
+    click.option("--seed", type=int, default=0, show_default=True, help="First hash seed (where keys land)."),
+    click.option(
+        "--seeds",
+        type=click.IntRange(1, 50),
+        default=3,
+        show_default=True,
+        help="Hash seeds to run (the figures are ranges over them).",
+    ),
+    click.option(
+        "--assume",
+        type=click.Choice(ASSUMPTIONS),
+        default="range",
+        show_default=True,
+        help="Readings of what AWS leaves open (accounting, on-demand growth, split delay): all, or one.",
+    ),
     click.option(
         "--png", type=click.Path(dir_okay=False, path_type=Path), help="Write a chart (matplotlib)."
     ),
@@ -104,10 +161,10 @@ def _pair(text: str, option: str, default: float | None) -> tuple[float, Any]:
     return values
 
 
-def show(report: Report, output: Output) -> None:
-    """Print the report; write the chart and the rows when asked."""
-    click.echo(render(report))
-    write_files(report, output)
+def show(ranges: Ranges, output: Output) -> None:
+    """Print the main run and the ranges; write the main run's chart and rows when asked."""
+    click.echo(render_ranges(ranges))
+    write_files(ranges.main, output)
 
 
 def write_files(report: Report, output: Output) -> None:

@@ -1,6 +1,6 @@
 """`tatami local insights`: the local cloud's hottest keys, and would its traffic throttle at scale in AWS?
 
-A thin shell over `tatami.capacity.insights`: find the session's record, ask DynamoDB Local for the
+A thin shell over `tatami.capacity.adapters.insights`: find the session's record, ask DynamoDB Local for the
 tables' keys, print.
 """
 
@@ -12,10 +12,10 @@ from typing import Any
 import boto3
 import click
 
-from tatami.capacity.insights import analyse, describe
-from tatami.capacity.traffic import read_records, schemas_from
-from tatami.capacity.workloads import Setting
-from tatami.commands.capacity_options import Output, table_options, write_files
+from tatami.capacity.adapters.insights import analyse, describe
+from tatami.capacity.adapters.traffic import read_records, schemas_from
+from tatami.capacity.workloads.builders import Setting
+from tatami.commands.capacity_options import Output, Runs, table_options, write_files
 from tatami.local import traffic
 from tatami.local.engines import LOCAL_CREDENTIALS
 from tatami.local.intrinsics import LOCAL_REGION
@@ -41,7 +41,13 @@ __all__ = ["insights"]
 )
 @table_options
 def insights(
-    scale: float, top: int, tables: tuple[str, ...], session: Path | None, setting: Setting, output: Output
+    scale: float,
+    top: int,
+    tables: tuple[str, ...],
+    session: Path | None,
+    setting: Setting,
+    runs: Runs,
+    output: Output,
 ) -> None:
     """List the hottest keys of the traffic the local cloud recorded, and replay it through the model.
 
@@ -69,7 +75,7 @@ def insights(
     click.echo(
         f"traffic recorded in {folder}" + (f" ({unreadable} unreadable lines skipped)" if unreadable else "")
     )
-    found = analyse(records, schemas, setting, scale)
+    found = analyse(records, schemas, setting, scale, runs.seeds, runs.assume)
     click.echo(describe(found, top))
     write_files(found.report, output)
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import click
 from tqdm import tqdm
 
-from tatami.capacity import ip_plan
-from tatami.capacity.capacity import Capacity
+from tatami.capacity.adapters import ip_plan
+from tatami.capacity.model.capacity import Capacity
 from tatami.ip_loader.clients import loader_client
 from tatami.ip_loader.exceptions import LoadError
 from tatami.ip_loader.load import LoadOptions, LoadSummary, load, prepare

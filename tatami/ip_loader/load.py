@@ -38,7 +38,7 @@ class LoadSummary:
     items: int
     gaps: int
     splits: int
-    partitions: int
+    partition_keys: int  # partition key values (prefixes), not the table's partitions
     version: int | None = None
     written: int = 0  # items written by this run (a resumed run skips finished chunks)
     resumed_chunks: int = 0
@@ -55,14 +55,15 @@ class LoadSummary:
         return self.written / self.write_seconds if self.write_seconds else 0.0
 
     def describe(self) -> str:
-        """Rows, items, gaps, splits and partitions, as one phrase.
+        """Rows, items, gaps, splits and partition keys, as one phrase.
 
-        >>> LoadSummary(rows=3, items=5, gaps=2, splits=0, partitions=1).describe()
-        '3 rows -> 5 items (2 gaps, 0 splits) in 1 partitions'
+        >>> LoadSummary(rows=3, items=5, gaps=2, splits=0, partition_keys=1).describe()
+        '3 rows -> 5 items (2 gaps, 0 splits) under 1 partition key'
         """
+        keys = f"{self.partition_keys:,} partition key{'' if self.partition_keys == 1 else 's'}"
         return (
             f"{self.rows:,} rows -> {self.items:,} items ({self.gaps:,} gaps, "
-            f"{self.splits:,} splits) in {self.partitions:,} partitions"
+            f"{self.splits:,} splits) under {keys}"
         )
 
 
@@ -76,15 +77,15 @@ class Prepared:
 
     def summary(self) -> LoadSummary:
         planned = self.plan
-        pieces, partitions = len(planned.pieces), len(planned.per_partition)
-        return LoadSummary(planned.rows, pieces, planned.gaps, planned.splits, partitions)
+        pieces, keys = len(planned.pieces), len(planned.per_partition)
+        return LoadSummary(planned.rows, pieces, planned.gaps, planned.splits, keys)
 
 
 def prepare(paths: Sequence[Path], ipv6_prefix: int = IPV6_PREFIX) -> Prepared:
     """Read, validate and plan (all that `--dry-run` does); every problem of every file is listed.
 
     >>> prepare([Path("ranges.csv")]).summary().describe()  # doctest: +SKIP
-    '3,644 rows -> 3,967 items (323 gaps, 0 splits) in 10 partitions'
+    '3,644 rows -> 3,967 items (323 gaps, 0 splits) under 10 partition keys'
     """
     source = read_source(paths, check=False)
     problems, more = list(source.problems), source.more

@@ -1,5 +1,6 @@
 """A stage (`-c stage=dev`) names the stacks and every account-unique physical name after it (alarm
-and dashboard names follow the stack's), so two stages live in one account and region; without one the names stay those of deployed stacks."""
+and dashboard names follow the stack's), so two stages live in one account and region; without one
+the names stay those of deployed stacks."""
 
 from __future__ import annotations
 

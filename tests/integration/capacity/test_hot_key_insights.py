@@ -16,9 +16,9 @@ import pytest
 import requests
 from click.testing import CliRunner
 
-from tatami.capacity.insights import analyse, describe, flagged_keys
-from tatami.capacity.traffic import read_records, schemas_from
-from tatami.capacity.workloads import Setting
+from tatami.capacity.adapters.insights import analyse, describe, flagged_keys
+from tatami.capacity.adapters.traffic import read_records, schemas_from
+from tatami.capacity.workloads.builders import Setting
 from tatami.commands import insights as insights_command
 from tatami.local.cloud import LocalCloud
 

@@ -27,7 +27,9 @@ def test_the_sample_loads_with_a_summary_and_a_rerun_is_a_no_op(cli: Ranges) -> 
     result = CliRunner().invoke(main, ["load-ip", "--local", "--no-progress", str(DATA)])
     assert result.exit_code == 0, result.output
     first, second = result.output.strip().splitlines()[-2:]
-    assert first == ("v1 is live on test: 3,644 rows -> 3,967 items (323 gaps, 0 splits) in 10 partitions")
+    assert first == (
+        "v1 is live on test: 3,644 rows -> 3,967 items (323 gaps, 0 splits) under 10 partition keys"
+    )
     assert re.fullmatch(
         r"wrote 3,967 items in [\d.]+ s \([\d,]+ items/s, 3,967 WCU\); [\d.]+ s in all", second
     ), second

@@ -55,7 +55,7 @@ def test_the_wheel_holds_the_data_the_code_reads(wheel: zipfile.ZipFile) -> None
     names = set(wheel.namelist())
     data = [
         *(ROOT / "tatami" / "samples" / "data").iterdir(),
-        *(ROOT / "tatami" / "capacity" / "data").iterdir(),
+        *(ROOT / "tatami" / "capacity" / "adapters" / "data").iterdir(),
         *(FUNCTIONS / "olap" / "queries").iterdir(),
         *(FUNCTIONS / "olap" / "views").iterdir(),
     ]

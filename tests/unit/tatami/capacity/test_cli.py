@@ -95,3 +95,27 @@ def test_load_ip_dry_run_states_the_simulated_load_time_and_the_best_key_strateg
     for strategy in ("one partition key", "prefix keys, file order", "prefix keys, shuffled"):
         assert strategy in output
     assert output.count("<- best") == 1
+
+
+def test_reads_of_one_hot_item_are_named_and_every_figure_is_a_range() -> None:
+    code, output = run("capacity", "reads", "--items", "1", "--rate", "5000", "--minutes", "0.2")
+    assert code == 0, output
+    assert "hot item item-0" in output and "cache it" in output
+    assert "over 5 runs (middle reading" in output and "verdicts             hot item 5/5" in output
+
+
+def test_the_client_options_reach_the_simulated_sdk(keys_file: Path) -> None:
+    args = ["capacity", "csv", str(keys_file), "--key", "prefix", "--order", "shuffled", "--assume", "middle"]
+    code, output = run(*args, "--retry-mode", "legacy", "--latency", "20", "--workers", "4", "--seeds", "1")
+    assert code == 0, output
+    assert "client: legacy retries (10 attempts), 20 ms a call" in output
+    assert "over 1 runs (middle reading" in output
+    code, output = run(*args, "--retry-mode", "eager")
+    assert code == 2 and "--retry-mode" in output
+
+
+def test_limits_also_lists_the_open_choices_with_their_sources() -> None:
+    code, output = run("capacity", "limits")
+    assert code == 0
+    assert "table_write_quota = 40000" in output and "ServiceQuotas.html" in output
+    assert "accounting: token bucket" in output and "growth: optimistic" in output

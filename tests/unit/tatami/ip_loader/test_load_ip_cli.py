@@ -31,16 +31,14 @@ def test_dry_run_of_the_sample_plans_and_writes_nothing() -> None:
     result = CliRunner().invoke(main, ["load-ip", "--dry-run", str(DATA)])
     assert result.exit_code == 0, result.output
     first, *simulated = result.output.splitlines()
-    assert (
-        first
-        == "dry run: 3,644 rows -> 3,967 items (323 gaps, 0 splits) in 10 partitions; nothing was written"
-    )
+    plan = "3,644 rows -> 3,967 items (323 gaps, 0 splits) under 10 partition keys"
+    assert first == f"dry run: {plan}; nothing was written"
     assert "simulated load into a new on-demand" in simulated[0]  # the capacity model's estimate
 
 
 def test_dry_run_with_another_ipv6_prefix() -> None:
     result = CliRunner().invoke(main, ["load-ip", "--dry-run", "--ipv6-prefix", "16", str(DATA)])
-    assert result.exit_code == 0 and "in 8 partitions" in result.output
+    assert result.exit_code == 0 and "under 8 partition keys" in result.output
 
 
 def test_a_bad_file_fails_with_every_line_named(tmp_path: Path) -> None:
