@@ -27,6 +27,7 @@ from tatami.local.routes import GatewayResponse, RouteTable
 MAX_PAYLOAD_BYTES = 10 * 1024 * 1024
 INTEGRATION_TIMEOUT_SECONDS = 29.0
 Invoke = Callable[[str, dict[str, Any], float], Invocation]
+Mounted = Callable[[RequestData], Reply]  # a page served beside the API (the console), not a route
 
 
 class _Server(ThreadingHTTPServer):
@@ -62,6 +63,7 @@ class ApiGateway:
         self.server = _Server(("127.0.0.1", port), _handler_class(self))
         self.port = int(self.server.server_address[1])
         self._thread = threading.Thread(target=self.server.serve_forever, name="api-gateway", daemon=True)
+        self._mounts: dict[str, Mounted] = {}
 
     @property
     def url(self) -> str:
@@ -74,7 +76,15 @@ class ApiGateway:
         self.server.shutdown()
         self.server.server_close()
 
+    def mount(self, prefix: str, handler: Mounted) -> None:
+        """Serve `prefix` and everything under it with `handler`, before (and outside) the API's routes:
+        the console lives on the API's port, but is no route of the template."""
+        self._mounts[prefix.rstrip("/")] = handler
+
     def handle(self, request: RequestData) -> Reply:
+        for prefix, mounted in self._mounts.items():
+            if request.path == prefix or request.path.startswith(prefix + "/"):
+                return mounted(request)
         found = self.routes.match(request.method, request.path)
         if found is None:
             return message(404, f"no route for {request.method} {request.path}")
