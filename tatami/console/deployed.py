@@ -91,7 +91,7 @@ class SigningProxy:
         found = re.search(r"\.execute-api\.([a-z0-9-]+)\.amazonaws\.com", api_url)
         region = found.group(1) if found else session.region_name
         if not region:
-            raise ValueError(f"cannot tell the region of {api_url}: set AWS_REGION")
+            raise ValueError(f"cannot tell the region of {api_url}: set AWS_DEFAULT_REGION")
         self.signer = SigV4Auth(credentials, "execute-api", region)
 
     def __call__(self, request: RequestData) -> Reply:

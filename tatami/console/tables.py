@@ -112,6 +112,8 @@ def display(value: Mapping[str, Any] | None) -> str:
     ((kind, data),) = value.items()
     if kind in ("S", "N"):
         return str(data)
+    if kind == "B":
+        return bytes(data).hex()
     return json.dumps(_plain(kind, data), ensure_ascii=False)
 
 
