@@ -12,8 +12,8 @@ from pathlib import Path
 import boto3
 import click
 
-from tatami.console import Console
-from tatami.console.deployed import ConsoleServer, DeployedSource, SigningProxy
+from tatami.console import CONSOLE_PATH, Console
+from tatami.console.deployed import DeployedSource, SigningProxy, console_server
 from tatami.target import TargetError, aws_target
 from tatami_functions.common.stack_outputs import OUTPUT_API_URL, STACK_NAME
 
@@ -43,9 +43,10 @@ def console(port: int, stack: str, outputs_file: Path | None) -> None:
         forward = SigningProxy(outputs[OUTPUT_API_URL], session)
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
-    server = ConsoleServer(Console(DeployedSource(stack, outputs, session)), forward, port)
+    server = console_server(Console(DeployedSource(stack, outputs, session)), forward, port)
     server.start()
-    click.echo(f"console for stack {stack} on {server.url} (API calls signed for {outputs[OUTPUT_API_URL]})")
+    url = f"{server.url}{CONSOLE_PATH}"
+    click.echo(f"console for stack {stack} on {url} (API calls signed for {outputs[OUTPUT_API_URL]})")
     try:
         threading.Event().wait()
     except KeyboardInterrupt:

@@ -9,14 +9,10 @@ said to be so, not guessed: in AWS those live in CloudWatch.
 from __future__ import annotations
 
 import re
-import threading
 import urllib.error
 import urllib.request
-import uuid
 from collections.abc import Callable, Mapping
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import unquote, urlsplit
 
 import boto3
 from botocore.auth import SigV4Auth
@@ -25,7 +21,10 @@ from botocore.awsrequest import AWSRequest
 from tatami.console import tables
 from tatami.console.http import CONSOLE_PATH, Console
 from tatami.console.sources import indexed_tables, output_labels
+from tatami.local.api_gateway import ApiGateway
+from tatami.local.functions import Invocation
 from tatami.local.proxy import Reply, RequestData, message
+from tatami.local.routes import RouteTable
 from tatami_functions.common.stack_outputs import OUTPUT_API_URL
 from zindex import IndexedTable
 
@@ -116,56 +115,14 @@ def _content_type(headers: Any) -> tuple[tuple[str, str], ...]:
     return (("Content-Type", headers.get("content-type", "application/json")),)
 
 
-class ConsoleServer:
-    """127.0.0.1:port: /console from the console, everything else through `forward`."""
-
-    def __init__(self, console: Console, forward: Callable[[RequestData], Reply], port: int) -> None:
-        handler = type("Handler", (_Handler,), {"console": console, "forward": staticmethod(forward)})
-        self.server = ThreadingHTTPServer(("127.0.0.1", port), handler)
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}{CONSOLE_PATH}"
-        self._thread = threading.Thread(target=self.server.serve_forever, name="console", daemon=True)
-
-    def start(self) -> None:
-        self._thread.start()
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+def console_server(console: Console, forward: Callable[[RequestData], Reply], port: int) -> ApiGateway:
+    """127.0.0.1:port: /console from the console, every other path through `forward`; the local API
+    gateway's HTTP server with no routes of its own, only these two mounts (in this order)."""
+    server = ApiGateway(RouteTable([]), _no_function, lambda _line: None, port, stage="")
+    server.mount(CONSOLE_PATH, console)
+    server.mount("/", forward)
+    return server
 
 
-class _Handler(BaseHTTPRequestHandler):
-    console: Console
-    forward: Callable[[RequestData], Reply]
-    protocol_version = "HTTP/1.1"
-
-    def do_request(self) -> None:
-        body = self.rfile.read(int(self.headers.get("content-length") or 0))
-        split = urlsplit(self.path)
-        request = RequestData(
-            method=self.command,
-            path=unquote(split.path) or "/",
-            query=split.query,
-            headers=list(self.headers.items()),
-            body=body,
-            client_ip=self.client_address[0],
-            host=self.headers.get("host", "127.0.0.1"),
-            request_id=str(uuid.uuid4()),
-        )
-        mine = request.path == CONSOLE_PATH or request.path.startswith(CONSOLE_PATH + "/")
-        reply = self.console(request) if mine else self.forward(request)
-        self.send_response(reply.status)
-        for name, value in reply.headers:
-            self.send_header(name, value)
-        self.send_header("Content-Length", str(len(reply.body)))
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(reply.body)
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("do_"):  # every method: the API decides what it answers
-            return self.do_request
-        raise AttributeError(name)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """Quiet: the console's own requests are not worth a line each."""
+def _no_function(function_id: str, _event: dict[str, Any], _timeout: float) -> Invocation:
+    raise AssertionError(f"the console's server has no routes, so no function to invoke ({function_id})")
