@@ -11,7 +11,7 @@ const STATUSES = ["", "PENDING", "ORDERED", "IN_TRANSIT", "DELIVERED"];
 export async function render(root) {
   const all = await everyOrder();
   const times = all.map((order) => Date.parse(order.OrderDate));
-  const first = Math.min(...times, Date.now());
+  const first = times.length ? Math.min(...times) : Date.now();
   const last = Math.max(...times, first + 1);
   const pad = Math.max(60_000, (last - first) * 0.05);
   const x = [first - pad, last + pad];
