@@ -6,12 +6,13 @@ calls of the running local cloud, ranked into hot keys, and replayed `scale` tim
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from tatami.capacity.insights import Insights, analyse, flagged_keys
 from tatami.capacity.space import ACC_R, ACC_W, THR_R, THR_W
-from tatami.capacity.traffic import read_records, schemas_from
+from tatami.capacity.traffic import KeyStats, read_records, schemas_from
 from tatami.capacity.workloads import Setting
 from tatami.console.errors import BadParameter
 
@@ -50,23 +51,11 @@ def _spaces(found: Insights) -> list[dict[str, Any]]:
     ranked = sorted(found.stats.items(), key=lambda item: -sum(entry.units for entry in item[1]))
     spaces = []
     for space, entries in ranked[:SPACES]:
-        per_second: dict[int, float] = {}
+        per_second: Counter[int] = Counter()
         for entry in entries:
-            for second, units in entry.per_second.items():
-                per_second[second] = per_second.get(second, 0.0) + units
+            per_second.update(entry.per_second)
         total = sum(entry.units for entry in entries) or 1.0
-        keys = [
-            {
-                "key": entry.key,
-                "write_units": entry.write_units,
-                "read_units": entry.read_units,
-                "calls": entry.calls,
-                "peak": entry.peak,
-                "share": entry.units / total,
-                "flag": flags.get((space, entry.key), ""),
-            }
-            for entry in entries[:TOP_KEYS]
-        ]
+        keys = [_key(entry, total, flags.get((space, entry.key), "")) for entry in entries[:TOP_KEYS]]
         spaces.append(
             {
                 "name": space,
@@ -77,6 +66,18 @@ def _spaces(found: Insights) -> list[dict[str, Any]]:
             }
         )
     return spaces
+
+
+def _key(entry: KeyStats, total: float, flag: str) -> dict[str, Any]:
+    return {
+        "key": entry.key,
+        "write_units": entry.write_units,
+        "read_units": entry.read_units,
+        "calls": entry.calls,
+        "peak": entry.peak,
+        "share": entry.units / total,
+        "flag": flag,
+    }
 
 
 def _replay(found: Insights) -> dict[str, Any]:
