@@ -120,9 +120,11 @@ def post_orders(cloud: LocalCloud) -> None:
 
 def park_a_poison_record(cloud: LocalCloud) -> str:
     """A logfile item of DynamoDB's largest size: its replica copy cannot fit, so the replicator parks
-    the record in its failure queue with its key and the reason. The key, once it is parked."""
+    the record in its failure queue with its key and the reason. The key, once it is parked (the item
+    itself is deleted then)."""
     key = f"request#console-poison-{uuid.uuid4().hex[:6]}"
-    largest_item(cloud.client("dynamodb"), cloud.outputs[stack_outputs.OUTPUT_LOGFILE_TABLE], key)
+    client, source = cloud.client("dynamodb"), cloud.outputs[stack_outputs.OUTPUT_LOGFILE_TABLE]
+    largest_item(client, source, key)
     sqs, url = cloud.client("sqs"), cloud.outputs[stack_outputs.OUTPUT_REPLICATION_FAILURES]
 
     def parked() -> bool:
@@ -130,6 +132,9 @@ def park_a_poison_record(cloud: LocalCloud) -> str:
         return any(key in message["Body"] for message in answer.get("Messages", []))
 
     assert eventually(parked, timeout=60)
+    # The message stays parked; the item goes, so the source and its replica can agree again (the
+    # replication test compares them whole on this same cloud).
+    client.delete_item(TableName=source, Key={"PK": {"S": key}})
     return key
 
 
