@@ -11,11 +11,12 @@ endif
 VENV := .venv
 BIN := $(VENV)/bin
 POWERTOOLS_LAYER := layers/powertools/asset
+CHROMIUM := /usr/bin/chromium
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 
 .PHONY: install run test lint typecheck check-deploy unit synth reliability fuzz bench lock clean
 
-install: $(VENV)/.installed-$(PYTHON_MINOR) $(POWERTOOLS_LAYER)/.built node_modules/.installed
+install: $(VENV)/.installed-$(PYTHON_MINOR) $(POWERTOOLS_LAYER)/.built node_modules/.installed $(CHROMIUM)
 
 # The checkout goes on the venv's path too (a .pth file): the CDK app, infra/, is not in the wheel,
 # and this checkout's `tatami local` and `tatami doctor` import it (tatami/checkout.py).
@@ -38,6 +39,11 @@ $(POWERTOOLS_LAYER)/.built: $(VENV)/.installed-$(PYTHON_MINOR) layers/powertools
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
+
+# The console's browser tests drive Debian's Chromium with Playwright (`playwright install` cannot
+# download a browser here). Installed as root, once: skipped while the binary is there.
+$(CHROMIUM):
+	apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium
 
 run: install  ## start the local cloud with sample data on http://127.0.0.1:3000
 	$(BIN)/tatami local

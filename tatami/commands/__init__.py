@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from tatami.commands.capacity import capacity
+from tatami.commands.console import console
 from tatami.commands.doctor import doctor
 from tatami.commands.export import export
 from tatami.commands.load_ip import load_ip
@@ -14,4 +15,4 @@ from tatami.commands.scan import scan
 from tatami.commands.zindex import zindex
 from tatami.commands.zplan import zplan
 
-COMMANDS: list[click.Command] = [local, zplan, load_ip, export, olap, scan, zindex, doctor, capacity]
+COMMANDS: list[click.Command] = [local, zplan, load_ip, export, olap, scan, zindex, doctor, capacity, console]

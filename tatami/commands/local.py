@@ -19,6 +19,7 @@ import click
 
 from tatami.checkout import repo_root
 from tatami.commands.insights import insights
+from tatami.console import mount as mount_console
 from tatami.local import engines
 from tatami.local.cloud import LocalCloud, LocalCloudConfig
 from tatami.local.control import ControlServer
@@ -130,17 +131,19 @@ def _serve(config: LocalCloudConfig, running: RunningState, load_samples: bool) 
     cloud.start()
     control: ControlServer | None = None
     try:
+        console_url = mount_console(cloud)
         control = ControlServer(cloud)
         running.publish(
             {
                 "api_url": cloud.api_url,
+                "console_url": console_url,
                 "control_url": control.url,
                 "outputs": cloud.outputs,
                 "dynamodb_endpoint": cloud.dynamodb_endpoint,
                 "moto_endpoint": cloud.moto_endpoint,
             }
         )
-        _print_banner(cloud, time.monotonic() - started)
+        _print_banner(cloud, console_url, time.monotonic() - started)
         if load_samples:
             threading.Thread(target=_load_samples, args=(cloud,), name="samples", daemon=True).start()
         stop.wait()
@@ -153,12 +156,13 @@ def _serve(config: LocalCloudConfig, running: RunningState, load_samples: bool) 
     click.echo("stopped")
 
 
-def _print_banner(cloud: LocalCloud, seconds: float) -> None:
+def _print_banner(cloud: LocalCloud, console_url: str, seconds: float) -> None:
     api = cloud.api_url
     lines = [
         "",
         f"tatami local cloud is up in {seconds:.1f} s",
         f"  API            {api}   (OpenAPI: {api}/openapi.json)",
+        f"  console        {console_url}   (tables, Z plans on a map, hot keys, backlogs: in a browser)",
         f"  DynamoDB Local {cloud.dynamodb_endpoint}",
         f"  moto (S3/SQS)  {cloud.moto_endpoint}",
         "  try:",

@@ -8,6 +8,7 @@ worker that exceeds the function's timeout is killed, as Lambda does, and replac
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import json
 import queue
@@ -24,6 +25,7 @@ from tatami.local.assembly import FunctionSpec
 
 LogSink = Callable[[str, str], None]
 INIT_TIMEOUT_SECONDS = 20.0  # Lambda allows 10 s of init; a loaded 2-core laptop needs more
+RECENT_INVOCATIONS = 50  # kept per function for the console's operations view
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,8 @@ class Invocation:
     result: Any = None
     error: dict[str, Any] = field(default_factory=dict)
     duration_ms: float = 0.0
+    max_memory_used_mb: int | None = None  # None when the worker died before it could say
+    started_at: float = 0.0  # epoch seconds
 
 
 class _WorkerGone(RuntimeError):
@@ -129,8 +133,15 @@ class FunctionPool:
         self._live = 0
         self._closed = False
         self._lock = threading.Condition()
+        self.recent: collections.deque[Invocation] = collections.deque(maxlen=RECENT_INVOCATIONS)
 
     def invoke(self, event: Any, timeout_seconds: float | None = None) -> Invocation:
+        """Run one invocation; the last ones stay in `recent` (what Lambda's REPORT lines tell)."""
+        invocation = self._invoke(event, timeout_seconds)
+        self.recent.append(invocation)
+        return invocation
+
+    def _invoke(self, event: Any, timeout_seconds: float | None) -> Invocation:
         request_id = str(uuid.uuid4())
         timeout = min(timeout_seconds or self.spec.timeout_seconds, self.spec.timeout_seconds)
         started = time.perf_counter()
@@ -148,10 +159,15 @@ class FunctionPool:
             self._discard(worker)
             return _failure(request_id, "Runtime.ExitError", str(exc), started)
         self._release(worker)
-        elapsed = (time.perf_counter() - started) * 1000
-        if reply.get("ok"):
-            return Invocation(request_id, True, result=reply.get("result"), duration_ms=elapsed)
-        return Invocation(request_id, False, error=reply.get("error") or {}, duration_ms=elapsed)
+        return Invocation(
+            request_id,
+            bool(reply.get("ok")),
+            result=reply.get("result"),
+            error=reply.get("error") or {},
+            duration_ms=(time.perf_counter() - started) * 1000,
+            max_memory_used_mb=reply.get("max_memory_used_mb"),
+            started_at=time.time() - (time.perf_counter() - started),
+        )
 
     def warm(self, count: int = 1) -> None:
         """Start `count` execution environments ahead of the first requests (provisioned concurrency)."""
@@ -215,5 +231,9 @@ class FunctionPool:
 def _failure(request_id: str, error_type: str, message: str, started: float) -> Invocation:
     elapsed = (time.perf_counter() - started) * 1000
     return Invocation(
-        request_id, False, error={"errorType": error_type, "errorMessage": message}, duration_ms=elapsed
+        request_id,
+        False,
+        error={"errorType": error_type, "errorMessage": message},
+        duration_ms=elapsed,
+        started_at=time.time() - elapsed / 1000,
     )

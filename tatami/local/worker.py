@@ -69,19 +69,24 @@ def _invoke(handler: Any, request: dict[str, Any]) -> str:
     print(f"START RequestId: {request_id} Version: $LATEST", flush=True)
     started = time.perf_counter()
     try:
-        result = handler(request["event"], LambdaContext(request_id, request["deadline_ms"]))
+        outcome = {
+            "ok": True,
+            "result": handler(request["event"], LambdaContext(request_id, request["deadline_ms"])),
+        }
     except Exception as exc:  # noqa: BLE001 - an unhandled error is the invocation's result
         traceback.print_exc()
-        reply = {"ok": False, "error": _error(exc)}
-    else:
-        try:
-            return _finish(request_id, started, json.dumps({"ok": True, "result": result}))
-        except (TypeError, ValueError) as exc:
-            reply = {"ok": False, "error": _error(exc, "Runtime.MarshalError")}
-    return _finish(request_id, started, json.dumps(reply))
+        outcome = {"ok": False, "error": _error(exc)}
+    used_mb = _finish(request_id, started)
+    try:
+        return json.dumps({**outcome, "max_memory_used_mb": used_mb})
+    except (TypeError, ValueError) as exc:
+        return json.dumps(
+            {"ok": False, "error": _error(exc, "Runtime.MarshalError"), "max_memory_used_mb": used_mb}
+        )
 
 
-def _finish(request_id: str, started: float, reply: str) -> str:
+def _finish(request_id: str, started: float) -> int:
+    """Print Lambda's END and REPORT lines; the invocation's peak memory in MB (the reply carries it)."""
     elapsed_ms = (time.perf_counter() - started) * 1000
     memory_mb, used_mb = int(os.environ["AWS_LAMBDA_FUNCTION_MEMORY_SIZE"]), max_memory_mb()
     print(f"END RequestId: {request_id}", flush=True)
@@ -96,7 +101,7 @@ def _finish(request_id: str, started: float, reply: str) -> str:
             "in Lambda this invocation would end with Runtime.OutOfMemory",
             flush=True,
         )
-    return reply
+    return used_mb
 
 
 def main() -> None:

@@ -87,6 +87,7 @@ class PlanRowOut(BaseModel):
     cost: float
     chosen: bool
     estimate: EstimateOut
+    ranges: list[tuple[str, str]] | None = Field(None, description="The chosen Z plan's address ranges (hex)")
 
 
 class SearchOut(BaseModel):

@@ -51,11 +51,12 @@ def test_the_wheel_holds_every_function_package(wheel: zipfile.ZipFile) -> None:
 
 
 def test_the_wheel_holds_the_data_the_code_reads(wheel: zipfile.ZipFile) -> None:
-    """`tatami olap`, the sample loaders and the capacity model read files beside their modules."""
+    """`tatami olap`, the sample loaders, the capacity model and the console read files beside them."""
     names = set(wheel.namelist())
     data = [
         *(ROOT / "tatami" / "samples" / "data").iterdir(),
         *(ROOT / "tatami" / "capacity" / "adapters" / "data").iterdir(),
+        *(ROOT / "tatami" / "console" / "static").iterdir(),
         *(FUNCTIONS / "olap" / "queries").iterdir(),
         *(FUNCTIONS / "olap" / "views").iterdir(),
     ]

@@ -22,7 +22,7 @@ from zindex.spec import SortedIndex
 from zindex.statistics import Statistics
 from zindex.zplans import ZPlanner
 
-__all__ = ["Choice", "choose", "explain"]
+__all__ = ["Choice", "choose", "explain", "z_ranges"]
 
 MAX_SEGMENTS = 8  # a parallel Scan's segments (threads of one search)
 
@@ -120,7 +120,8 @@ def describe(plan: Plan) -> str:
 
 
 def explain(choice: Choice) -> list[dict[str, Any]]:
-    """One row per candidate, cheapest first: what it is, its estimate, its cost, whether it was chosen."""
+    """One row per candidate, cheapest first: what it is, its estimate, its cost, whether it was chosen;
+    the chosen Z plan's row also lists its address ranges (hex, inclusive), so they can be drawn."""
     return [
         {
             "plan": describe(plan),
@@ -129,6 +130,16 @@ def explain(choice: Choice) -> list[dict[str, Any]]:
             "cost": round(cost, 2),
             "chosen": plan is choice.chosen,
             "estimate": plan.estimate.as_dict(),
+            **({"ranges": z_ranges(plan)} if plan is choice.chosen and plan.kind.startswith("z-") else {}),
         }
         for plan, cost in choice.ranked
     ]
+
+
+def z_ranges(plan: Plan) -> list[tuple[str, str]]:
+    """A Z plan's spans as address ranges in hex (first, last), in the order the plan reads them.
+
+    >>> z_ranges(Plan("z-ranges", "z", (Span(0, 10, 255),), Estimate(1, 1, 1, 0.5)))
+    [('a', 'ff')]
+    """
+    return [(f"{span.first:x}", f"{span.last:x}") for span in plan.spans]
