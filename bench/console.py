@@ -7,7 +7,7 @@ tests' places and orders through the API, then times, side by side, N times each
 * places: the map's request, `GET /places/search?...&explain=true`, against the same search without
   EXPLAIN, and the cells of its chosen plan (`POST /console/api/zcells`);
 * traffic: `GET /console/api/traffic?scale=50` against what `tatami local insights --scale 50` computes
-  (`tatami.capacity.insights.analyse` over the same records, in this process);
+  (`tatami.capacity.adapters.insights.analyse` over the same records, in this process);
 * operations: `GET /console/api/operations` against the local cloud's own stream status and IAM report.
 
     .venv/bin/python bench/console.py [--repeat 30]
@@ -27,10 +27,10 @@ from pathlib import Path
 from typing import Any
 
 import requests
-from tatami.capacity.insights import analyse
-from tatami.capacity.traffic import read_records, schemas_from
 
-from tatami.capacity.workloads import Setting
+from tatami.capacity.adapters.insights import analyse
+from tatami.capacity.adapters.traffic import read_records, schemas_from
+from tatami.capacity.workloads.builders import Setting
 from tatami.console import mount
 from tatami.local import engines
 from tatami.local.cloud import LocalCloud, LocalCloudConfig
