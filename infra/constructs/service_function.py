@@ -19,14 +19,13 @@ from aws_cdk import aws_logs as logs
 from constructs import Construct
 
 from infra import constants
-from infra.constructs.compiled_layer import compiled_layer_code
+from infra.constructs.compiled_asset import compiled_code, compiled_layer_code
 from infra.nag import LAMBDA_LOGS, acknowledge
 from infra.paths import LAMBDAS_DIR, POWERTOOLS_LAYER_DIR, ZORDER_LAYER_DIR
 from tatami_functions.common.settings import PowertoolsSettings
 
 RUNTIME = lambda_.Runtime.PYTHON_3_13  # constants.LAMBDA_PYTHON
 ARCHITECTURE = lambda_.Architecture.ARM_64
-_BUILD_LITTER = ["**/__pycache__", "**/*.pyc", "**/*.egg-info", "**/.mypy_cache"]
 FUNCTIONS_PACKAGE = "tatami_functions"  # the one package under lambdas/: every handler string starts with it
 
 
@@ -88,17 +87,14 @@ def _installed(name: str) -> str | None:
 
 def service_code(packages: Sequence[str]) -> lambda_.Code:
     """The `lambdas/` folder reduced to `tatami_functions` with only `common` and the given packages
-    (names of `tatami_functions`' subpackages, e.g. `places`)."""
+    (names of `tatami_functions`' subpackages, e.g. `places`), compiled (`compiled_asset`)."""
+    folders = [f"{FUNCTIONS_PACKAGE}/{package}" for package in ("common", *packages)]
     keep = [
         f"!{FUNCTIONS_PACKAGE}",
         f"!{FUNCTIONS_PACKAGE}/__init__.py",
-        *(
-            pattern
-            for package in ("common", *packages)
-            for pattern in (f"!{FUNCTIONS_PACKAGE}/{package}", f"!{FUNCTIONS_PACKAGE}/{package}/**")
-        ),
+        *(pattern for folder in folders for pattern in (f"!{folder}", f"!{folder}/**")),
     ]
-    return lambda_.Code.from_asset(str(LAMBDAS_DIR), exclude=["*", *keep, *_BUILD_LITTER])
+    return compiled_code(LAMBDAS_DIR, [f"{FUNCTIONS_PACKAGE}/__init__.py", *folders], exclude=["*", *keep])
 
 
 class ServiceFunction(lambda_.Function):

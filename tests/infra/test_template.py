@@ -78,5 +78,19 @@ def test_zorder_layer_ships_the_package_under_python_with_its_bytecode(synthesiz
     assert (folder / "python" / "zindex" / "__pycache__" / f"search.{tag}.pyc").is_file()
 
 
+def test_every_function_asset_ships_its_own_packages_with_their_bytecode(synthesized: Synthesized) -> None:
+    """Lambda's /var/task is read-only too: a module without bytecode compiles at every cold start."""
+    tag = f"cpython-{sys.version_info.major}{sys.version_info.minor}"
+    for function in synthesized.resources("AWS::Lambda::Function").values():
+        key = function["Properties"]["Code"]["S3Key"].removesuffix(".zip")
+        package = synthesized.cdk_out / f"asset.{key}" / "tatami_functions"
+        sources = list(package.rglob("*.py"))
+        assert (package / "common" / "api.py") in sources, key
+        missing = [
+            path for path in sources if not (path.parent / "__pycache__" / f"{path.stem}.{tag}.pyc").is_file()
+        ]
+        assert missing == [], key
+
+
 def test_stack_stays_well_under_cloudformations_resource_limit(synthesized: Synthesized) -> None:
     assert len(synthesized.template["Resources"]) < 450  # the hard limit is 500 per stack
