@@ -8,7 +8,9 @@ tests' places and orders through the API, then times, side by side, N times each
   EXPLAIN, and the cells of its chosen plan (`POST /console/api/zcells`);
 * traffic: `GET /console/api/traffic?scale=50` against what `tatami local insights --scale 50` computes
   (`tatami.capacity.adapters.insights.analyse` over the same records, in this process);
-* operations: `GET /console/api/operations` against the local cloud's own stream status and IAM report.
+* operations: `GET /console/api/operations` against what it gathers, asked directly: the stream
+  status, the index lag (each indexed table's status item), a peek at every queue, the IAM report and
+  the alarms' states.
 
     .venv/bin/python bench/console.py [--repeat 30]
 
@@ -32,6 +34,8 @@ from tatami.capacity.adapters.insights import analyse
 from tatami.capacity.adapters.traffic import read_records, schemas_from
 from tatami.capacity.workloads.builders import Setting
 from tatami.console import mount
+from tatami.console.operations import index_lag, parked
+from tatami.console.sources import indexed_tables
 from tatami.local import engines
 from tatami.local.cloud import LocalCloud, LocalCloudConfig
 from tatami.local.iam.report import least_privilege
@@ -73,6 +77,18 @@ def pairs(cloud: LocalCloud, console: str, repeat: int) -> dict[str, dict[str, d
         "axes": ["longitude", "latitude"],
     }
 
+    sqs, queues = cloud.client("sqs"), [cloud.resolver.refs[queue] for queue in cloud.assembly.queues]
+    indexed = indexed_tables(cloud.outputs)
+
+    def gathered() -> Any:  # what the operations view shows, each part asked of the cloud directly
+        return (
+            cloud.stream_status(),
+            index_lag(indexed, dynamodb),
+            [parked(sqs, queue) for queue in queues],
+            least_privilege(cloud.config.work_dir),
+            cloud.alarm_states(),
+        )
+
     def insights() -> Any:  # `tatami local insights`: the session's records, the tables' keys, the replay
         records, _ = read_records(cloud.traffic_dir)
         return analyse(records, schemas_from(dynamodb, tables), Setting(), 50)
@@ -97,7 +113,7 @@ def pairs(cloud: LocalCloud, console: str, repeat: int) -> dict[str, dict[str, d
         },
         "operations": {
             "console": timed(lambda: ok(session.get(f"{console}/api/operations")), repeat),
-            "wrapped": timed(lambda: (cloud.stream_status(), least_privilege(cloud.config.work_dir)), repeat),
+            "wrapped": timed(gathered, repeat),
         },
     }
 

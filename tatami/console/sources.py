@@ -48,7 +48,7 @@ class LocalSource:
 
     def __init__(self, cloud: LocalCloud) -> None:
         self.cloud = cloud
-        self._dynamodb: Any = None
+        self._clients: dict[str, Any] = {}  # made once: a boto3 client costs tens of ms to make
 
     def overview(self) -> dict[str, Any]:
         return {"mode": "local", "name": "local cloud", "api_url": self.cloud.api_url}
@@ -61,9 +61,12 @@ class LocalSource:
         ]
 
     def dynamodb(self) -> Any:
-        if self._dynamodb is None:
-            self._dynamodb = self.cloud.client("dynamodb")
-        return self._dynamodb
+        return self._client("dynamodb")
+
+    def _client(self, service: str) -> Any:
+        if service not in self._clients:
+            self._clients[service] = self.cloud.client(service)
+        return self._clients[service]
 
     def indexed_tables(self) -> dict[str, IndexedTable]:
         return indexed_tables(self.cloud.outputs)
@@ -103,7 +106,7 @@ class LocalSource:
     def _queues(self) -> list[dict[str, Any]]:
         """Every queue of the template (each is a failure queue here), the triggers feeding it, and a
         peek at what is parked in it."""
-        assembly, sqs = self.cloud.assembly, self.cloud.client("sqs")
+        assembly, sqs = self.cloud.assembly, self._client("sqs")
         feeding: dict[str, list[str]] = {}
         for mapping in assembly.stream_mappings:
             if mapping.on_failure_queue_id:
