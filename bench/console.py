@@ -36,8 +36,7 @@ from tatami.capacity.workloads.builders import Setting
 from tatami.console import mount
 from tatami.console.operations import index_lag, parked
 from tatami.console.sources import indexed_tables
-from tatami.local import engines
-from tatami.local.cloud import LocalCloud, LocalCloudConfig
+from tatami.local.cloud import LocalCloud, LocalCloudConfig, free_ports
 from tatami.local.iam.report import least_privilege
 from tests.integration.console import data
 from tests.support.synthesis import synthesize
@@ -129,9 +128,7 @@ def main() -> None:
         synthesize(root / "cdk.out")
         config = LocalCloudConfig(
             cdk_out=root / "cdk.out",
-            api_port=engines.free_port(),
-            dynamodb_port=engines.free_port(),
-            moto_port=engines.free_port(),
+            **free_ports(),
             work_dir=root / "work",
             echo_logs=False,
             warm_functions=False,

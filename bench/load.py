@@ -28,8 +28,7 @@ from typing import Any
 
 import requests
 
-from tatami.local import engines
-from tatami.local.cloud import LocalCloud, LocalCloudConfig
+from tatami.local.cloud import LocalCloud, LocalCloudConfig, free_ports
 from tatami.samples import ip_ranges
 from tatami.samples.catalog import SAMPLES
 
@@ -67,9 +66,7 @@ def main() -> int:
 def _config(root: Path) -> LocalCloudConfig:
     return LocalCloudConfig(
         cdk_out=root / "cdk.out",
-        api_port=engines.free_port(),
-        dynamodb_port=engines.free_port(),
-        moto_port=engines.free_port(),
+        **free_ports(),
         work_dir=root / "work",
         echo_logs=False,
     )

@@ -29,8 +29,7 @@ from typing import Any
 
 import requests
 
-from tatami.local import engines
-from tatami.local.cloud import LocalCloud, LocalCloudConfig
+from tatami.local.cloud import LocalCloud, LocalCloudConfig, free_ports
 
 REPO = Path(__file__).resolve().parents[1]
 PROBE_APP = REPO / "tests" / "fixtures" / "probe_app"
@@ -114,9 +113,7 @@ def main() -> None:
         )
         config = LocalCloudConfig(
             cdk_out=cdk_out,
-            api_port=engines.free_port(),
-            dynamodb_port=engines.free_port(),
-            moto_port=engines.free_port(),
+            **free_ports(),
             work_dir=Path(tmp) / "work",
             echo_logs=False,
         )

@@ -101,15 +101,13 @@ def side_by_side(
 
 def sample_on_a_local_cloud() -> dict[str, float]:
     """`make run`'s places sample on a local cloud of its own: seconds to write it and to index it."""
-    from tatami.local.cloud import LocalCloud, LocalCloudConfig
+    from tatami.local.cloud import LocalCloud, LocalCloudConfig, free_ports
     from tatami.samples import places
 
     work = Path(tempfile.mkdtemp(prefix="bench-maint-"))
     config = LocalCloudConfig(
         cdk_out=REPO / "cdk.out",
-        api_port=engines.free_port(),
-        dynamodb_port=engines.free_port(),
-        moto_port=engines.free_port(),
+        **free_ports(),
         work_dir=work,
         echo_logs=False,
     )

@@ -64,6 +64,11 @@ class LocalCloudConfig:
     alarm_interval: float = 10.0  # seconds between evaluations of the template's alarms (0: on demand)
 
 
+def free_ports() -> dict[str, int]:
+    """A LocalCloudConfig's three ports, each free now: a cloud beside others (tests, benches)."""
+    return {name: engines.free_port() for name in ("api_port", "dynamodb_port", "moto_port")}
+
+
 class LocalCloud:
     """The synthesized app served locally; start() brings up everything, stop() tears it down."""
 

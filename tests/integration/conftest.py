@@ -11,7 +11,7 @@ import pytest
 
 from tatami.local import engines
 from tatami.local.assembly import load_assembly
-from tatami.local.cloud import LocalCloud, LocalCloudConfig
+from tatami.local.cloud import LocalCloud, LocalCloudConfig, free_ports
 from tatami.local.faults import FaultPlan
 from tatami.local.routes import read_routes
 from tests.support.synthesis import synthesize
@@ -23,9 +23,7 @@ PROBE_APP = REPO / "tests" / "fixtures" / "probe_app" / "app.py"
 def start_cloud(cdk_out: Path, work_dir: Path) -> LocalCloud:
     config = LocalCloudConfig(
         cdk_out=cdk_out,
-        api_port=engines.free_port(),
-        dynamodb_port=engines.free_port(),
-        moto_port=engines.free_port(),
+        **free_ports(),
         work_dir=work_dir,
         echo_logs=False,
         poll_interval=0.05,
@@ -66,9 +64,7 @@ def app_cloud(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCloud]:
     switched = FaultPlan(switch=str(root / "faults.json"))
     config = LocalCloudConfig(
         cdk_out=root / "cdk.out",
-        api_port=engines.free_port(),
-        dynamodb_port=engines.free_port(),
-        moto_port=engines.free_port(),
+        **free_ports(),
         work_dir=root / "work",
         echo_logs=False,
         poll_interval=0.05,

@@ -15,8 +15,7 @@ from typing import Any
 import pytest
 import requests
 
-from tatami.local import engines
-from tatami.local.cloud import LocalCloud, LocalCloudConfig
+from tatami.local.cloud import LocalCloud, LocalCloudConfig, free_ports
 from tatami.local.faults import THROTTLING, Crash, FaultPlan
 
 ATTEMPTS = 12
@@ -50,9 +49,7 @@ def faulty_cloud(app_cloud: LocalCloud, tmp_path_factory: pytest.TempPathFactory
     plans = {name: dataclasses.replace(plan, ledger=str(root / "ledger")) for name, plan in PLANS.items()}
     config = LocalCloudConfig(
         cdk_out=app_cloud.config.cdk_out,
-        api_port=engines.free_port(),
-        dynamodb_port=engines.free_port(),
-        moto_port=engines.free_port(),
+        **free_ports(),
         work_dir=root / "work",
         db_path=root / "db",
         echo_logs=False,

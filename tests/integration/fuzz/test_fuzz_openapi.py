@@ -23,8 +23,7 @@ from typing import Any
 import pytest
 import requests
 
-from tatami.local import engines
-from tatami.local.cloud import LocalCloud
+from tatami.local.cloud import LocalCloud, free_ports
 from tatami.samples.models_forum_orders import forum_items, load_forum
 from tatami.target import cloud_target
 
@@ -48,9 +47,7 @@ def fuzzed_cloud(app_cloud: LocalCloud, tmp_path_factory: pytest.TempPathFactory
     """The app on a local cloud of its own (app_cloud's assembly): what fuzzing writes stays there."""
     config = dataclasses.replace(
         app_cloud.config,
-        api_port=engines.free_port(),
-        dynamodb_port=engines.free_port(),
-        moto_port=engines.free_port(),
+        **free_ports(),
         work_dir=tmp_path_factory.mktemp("fuzzed"),
         faults={},
     )

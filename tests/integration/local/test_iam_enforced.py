@@ -15,8 +15,7 @@ from collections.abc import Iterator
 import pytest
 import requests
 
-from tatami.local import engines
-from tatami.local.cloud import LocalCloud, LocalCloudConfig
+from tatami.local.cloud import LocalCloud, LocalCloudConfig, free_ports
 from tests.support.templates import copy_assembly, revoke
 from tests.support.waiting import eventually
 
@@ -35,9 +34,7 @@ def restricted(app_cloud: LocalCloud, tmp_path_factory: pytest.TempPathFactory) 
     cdk_out = copy_assembly(app_cloud.config.cdk_out, root / "cdk.out", *REMOVED)
     config = LocalCloudConfig(
         cdk_out=cdk_out,
-        api_port=engines.free_port(),
-        dynamodb_port=engines.free_port(),
-        moto_port=engines.free_port(),
+        **free_ports(),
         work_dir=root / "work",
         echo_logs=False,
         warm_functions=False,

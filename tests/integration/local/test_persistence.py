@@ -11,7 +11,7 @@ import requests
 
 from tatami.local import engines, provision
 from tatami.local.assembly import Assembly, TableSpec
-from tatami.local.cloud import LocalCloud, LocalCloudConfig
+from tatami.local.cloud import LocalCloud, LocalCloudConfig, free_ports
 from tatami.local.intrinsics import Resolver
 from tests.integration.conftest import PROBE_APP
 
@@ -25,9 +25,7 @@ def test_a_persistent_database_survives_a_restart(tmp_path: Path) -> None:
     def config() -> LocalCloudConfig:
         return LocalCloudConfig(
             cdk_out=tmp_path / "cdk.out",
-            api_port=engines.free_port(),
-            dynamodb_port=engines.free_port(),
-            moto_port=engines.free_port(),
+            **free_ports(),
             work_dir=tmp_path / "work",
             db_path=tmp_path / "db",
             echo_logs=False,
