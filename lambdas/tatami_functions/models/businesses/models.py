@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic.config import JsonValue
 
 LEVELS = ("Country", "State", "City")
 SEPARATOR = ":"
@@ -17,7 +18,7 @@ TYPE_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"  # e.g. CoffeeShop: a partition key, mat
 Level = Annotated[str, StringConstraints(strip_whitespace=True, max_length=100, pattern=r"^[^:#]*$")]
 # A location is whole or absent, and a blank level is an absent one: the document says both (JSON
 # Schema's anyOf), so generated requests (schemathesis) meet the rule the validator applies.
-WHOLE_OR_NO_LOCATION = [
+WHOLE_OR_NO_LOCATION: list[JsonValue] = [
     {"required": list(LEVELS), "properties": {level: {"pattern": r"\S"} for level in LEVELS}},
     {"properties": {level: {"pattern": r"^\s*$"} for level in LEVELS}},
 ]
