@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import boto3
 import click
@@ -66,3 +67,13 @@ def test_a_bad_stage_is_refused_naming_the_option() -> None:
     result = CliRunner().invoke(main, ["--stage", "Dev_1", "doctor", "--help"])
     assert result.exit_code == 2
     assert "--stage" in result.output and "lowercase letters" in result.output
+
+
+def test_the_console_reads_the_stages_stack(tmp_path: Path) -> None:
+    """`tatami --stage dev console` serves Tatami-dev, not Tatami (here: refused, naming the stack)."""
+    outputs = tmp_path / "outputs.json"
+    deployed = {"Tatami": {OUTPUT_API_URL: "https://default.example/v1/"}, "Tatami-dev": {}}
+    outputs.write_text(json.dumps(deployed))
+    result = CliRunner().invoke(main, ["--stage", "dev", "console", "--outputs-file", str(outputs)])
+    assert result.exit_code == 1
+    assert f"stack Tatami-dev's outputs have no {OUTPUT_API_URL}" in result.output
