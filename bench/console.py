@@ -35,9 +35,9 @@ from tatami.capacity.adapters.traffic import read_records, schemas_from
 from tatami.capacity.workloads.builders import Setting
 from tatami.console import mount
 from tatami.console.operations import index_lag, parked
-from tatami.console.sources import indexed_tables
 from tatami.local.cloud import LocalCloud, LocalCloudConfig, free_ports
 from tatami.local.iam.report import least_privilege
+from tatami.target import indexed_tables
 from tests.integration.console import data
 from tests.support.synthesis import synthesize
 

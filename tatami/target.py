@@ -7,6 +7,7 @@ how to build boto3 clients. Commands never hard-code a physical name.
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,12 +22,25 @@ from tatami.local.engines import LOCAL_CREDENTIALS
 from tatami.local.intrinsics import LOCAL_REGION
 from tatami.local.state import default_work_dir, read_state
 from tatami_functions.common.stack_outputs import STACK_NAME, stack_name
+from zindex import IndexedTable
 
 if TYPE_CHECKING:
     from tatami.local.cloud import LocalCloud
 
 # Bulk loaders run many threads; give each enough pooled connections and adaptive retries.
 CLIENT_CONFIG = Config(max_pool_connections=64, retries={"mode": "adaptive", "max_attempts": 10})
+
+
+ZINDEX_OUTPUT_SUFFIX = "ZIndex"  # each `<Name>ZIndex` output holds an indexed table's declaration
+
+
+def indexed_tables(outputs: Mapping[str, str]) -> dict[str, IndexedTable]:
+    """Every indexed table of a deployment by name (`places`, `orders`), from its `<Name>ZIndex` output."""
+    return {
+        key.removesuffix(ZINDEX_OUTPUT_SUFFIX).lower(): IndexedTable.from_json(value)
+        for key, value in outputs.items()
+        if key.endswith(ZINDEX_OUTPUT_SUFFIX)
+    }
 
 
 class TargetError(RuntimeError):

@@ -7,22 +7,11 @@ from typing import Any
 
 import click
 
-from tatami.target import Target, TargetError, resolve_target
-from zindex import IndexedTable
+from tatami.target import Target, TargetError, indexed_tables, resolve_target
 from zindex.dynamodb import IndexRepository
 
 LOCAL_HELP = "Act on the running local cloud instead of the deployed stack."
 TABLE_HELP = "The indexed table (its stack output <Name>ZIndex), e.g. places or orders."
-OUTPUT_SUFFIX = "ZIndex"
-
-
-def indexed_tables(target: Target) -> dict[str, IndexedTable]:
-    """Every indexed table of the deployment, by the name of its ``<Name>ZIndex`` output."""
-    return {
-        key[: -len(OUTPUT_SUFFIX)].lower(): IndexedTable.from_json(value)
-        for key, value in target.outputs.items()
-        if key.endswith(OUTPUT_SUFFIX)
-    }
 
 
 def open_table(local: bool, name: str) -> tuple[Target, IndexRepository]:
@@ -30,7 +19,7 @@ def open_table(local: bool, name: str) -> tuple[Target, IndexRepository]:
         target = resolve_target(local)
     except TargetError as exc:
         raise click.ClickException(str(exc)) from None
-    tables = indexed_tables(target)
+    tables = indexed_tables(target.outputs)
     if name not in tables:
         raise click.ClickException(f"no indexed table {name!r} on {target.name}; it has {sorted(tables)}")
     return target, IndexRepository(tables[name], target.client("dynamodb"))

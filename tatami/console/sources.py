@@ -11,9 +11,8 @@ from typing import Any, Protocol
 
 from tatami.console import operations, tables, traffic
 from tatami.local.cloud import LocalCloud
+from tatami.target import indexed_tables
 from zindex import IndexedTable
-
-ZINDEX_OUTPUT_SUFFIX = "ZIndex"  # `<Name>ZIndex` outputs hold indexed tables' declarations (tatami zindex)
 
 
 class Source(Protocol):
@@ -25,15 +24,6 @@ class Source(Protocol):
     def indexed_tables(self) -> dict[str, IndexedTable]: ...
     def traffic(self, scale: float) -> dict[str, Any]: ...
     def operations(self) -> dict[str, Any]: ...
-
-
-def indexed_tables(outputs: Mapping[str, str]) -> dict[str, IndexedTable]:
-    """Every indexed table of a deployment by name (`places`, `orders`), from its `<Name>ZIndex` output."""
-    return {
-        key.removesuffix(ZINDEX_OUTPUT_SUFFIX).lower(): IndexedTable.from_json(value)
-        for key, value in outputs.items()
-        if key.endswith(ZINDEX_OUTPUT_SUFFIX)
-    }
 
 
 def output_labels(outputs: Mapping[str, str]) -> dict[str, str]:
