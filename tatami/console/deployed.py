@@ -8,6 +8,7 @@ said to be so, not guessed: in AWS those live in CloudWatch.
 
 from __future__ import annotations
 
+import functools
 import re
 import urllib.error
 import urllib.request
@@ -39,11 +40,11 @@ class DeployedSource:
 
     def __init__(self, name: str, outputs: Mapping[str, str], session: boto3.Session) -> None:
         self.name, self.outputs, self.session = name, dict(outputs), session
-        self._dynamodb: Any = None
 
     def overview(self) -> dict[str, Any]:
         return {"mode": "deployed", "name": f"stack {self.name}", "api_url": self.outputs.get(OUTPUT_API_URL)}
 
+    @functools.cache  # noqa: B019 - described once (two calls a table), not on every page of items
     def tables(self) -> list[dict[str, Any]]:
         found = []
         for name, label in output_labels(self.outputs).items():
@@ -55,9 +56,11 @@ class DeployedSource:
         return found
 
     def dynamodb(self) -> Any:
-        if self._dynamodb is None:
-            self._dynamodb = self.session.client("dynamodb")
-        return self._dynamodb
+        return self._client("dynamodb")
+
+    @functools.cache  # noqa: B019 - one source per server, for the server's life: made once
+    def _client(self, service: str) -> Any:
+        return self.session.client(service)
 
     def indexed_tables(self) -> dict[str, IndexedTable]:
         return indexed_tables(self.outputs)
@@ -67,7 +70,7 @@ class DeployedSource:
 
     def operations(self) -> dict[str, Any]:
         """The failure queues' depths (counted, not peeked: a receive in AWS counts against the message)."""
-        sqs = self.session.client("sqs")
+        sqs = self._client("sqs")
         queues = []
         for key, url in sorted(self.outputs.items()):
             if key.endswith("QueueUrl"):

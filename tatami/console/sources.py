@@ -6,6 +6,7 @@ endpoints of both, and a view a source cannot offer says why instead of guessing
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any, Protocol
 
@@ -38,7 +39,6 @@ class LocalSource:
 
     def __init__(self, cloud: LocalCloud) -> None:
         self.cloud = cloud
-        self._clients: dict[str, Any] = {}  # made once: a boto3 client costs tens of ms to make
 
     def overview(self) -> dict[str, Any]:
         return {"mode": "local", "name": "local cloud", "api_url": self.cloud.api_url}
@@ -53,10 +53,9 @@ class LocalSource:
     def dynamodb(self) -> Any:
         return self._client("dynamodb")
 
+    @functools.cache  # noqa: B019 - one source per cloud, for its life: a boto3 client costs tens of ms
     def _client(self, service: str) -> Any:
-        if service not in self._clients:
-            self._clients[service] = self.cloud.client(service)
-        return self._clients[service]
+        return self.cloud.client(service)
 
     def indexed_tables(self) -> dict[str, IndexedTable]:
         return indexed_tables(self.cloud.outputs)
