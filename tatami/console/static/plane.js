@@ -1,7 +1,6 @@
 // A 2-D plane in SVG: linear x and y scales over a domain, a box drawn by dragging, a Z plan's
 // cells, and points. The places map (longitude x latitude over a land outline) and the orders
 // chart (date x total) are both planes.
-import { h } from "./dom.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const PAD = { left: 44, right: 8, top: 8, bottom: 22 };
@@ -87,8 +86,4 @@ export function plane({ x, y, width, height, xTicks = [], yTicks = [], xLabel = 
     },
   };
   return api;
-}
-
-export function legend(...entries) {
-  return h("p", { class: "muted" }, entries.join(" · "));
 }

@@ -56,7 +56,6 @@ export function searchPanel({ plane, path, table, axes, point, columns, limit = 
       next = null;
       return page();
     },
-    results: () => found,
   };
 }
 
