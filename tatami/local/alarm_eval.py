@@ -44,6 +44,15 @@ class Verdict:
     reason: str
 
 
+SIMPLE_STATISTICS: dict[str, Callable[[list[float]], float]] = {
+    "Sum": math.fsum,
+    "Average": lambda v: math.fsum(v) / len(v),
+    "Maximum": max,
+    "Minimum": min,
+    "SampleCount": lambda v: float(len(v)),
+}
+
+
 def statistic(stat: str, values: list[float]) -> float | None:
     """CloudWatch's statistic of one period's datapoints; None when there are none.
 
@@ -52,15 +61,8 @@ def statistic(stat: str, values: list[float]) -> float | None:
     """
     if not values:
         return None
-    simple: dict[str, Callable[[list[float]], float]] = {
-        "Sum": math.fsum,
-        "Average": lambda v: math.fsum(v) / len(v),
-        "Maximum": max,
-        "Minimum": min,
-        "SampleCount": lambda v: float(len(v)),
-    }
-    if stat in simple:
-        return simple[stat](values)
+    if stat in SIMPLE_STATISTICS:
+        return SIMPLE_STATISTICS[stat](values)
     if stat.startswith("p"):  # nearest rank
         ordered = sorted(values)
         rank = math.ceil(float(stat[1:]) / 100 * len(ordered))

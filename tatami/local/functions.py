@@ -144,20 +144,20 @@ class FunctionPool:
     def _invoke(self, event: Any, timeout_seconds: float | None) -> Invocation:
         request_id = str(uuid.uuid4())
         timeout = min(timeout_seconds or self.spec.timeout_seconds, self.spec.timeout_seconds)
-        started = time.perf_counter()
+        started, started_at = time.perf_counter(), time.time()
         try:
             worker = self._acquire()
         except (TimeoutError, _WorkerGone) as exc:
-            return _failure(request_id, "Runtime.InitError", str(exc), started)
+            return _failure(request_id, "Runtime.InitError", str(exc), started, started_at)
         try:
             reply = worker.invoke(event, request_id, timeout)
         except TimeoutError as exc:
             self._discard(worker)
             self._log_sink(self.spec.name, f"{request_id} {exc}")
-            return _failure(request_id, "Sandbox.Timedout", str(exc), started)
+            return _failure(request_id, "Sandbox.Timedout", str(exc), started, started_at)
         except _WorkerGone as exc:
             self._discard(worker)
-            return _failure(request_id, "Runtime.ExitError", str(exc), started)
+            return _failure(request_id, "Runtime.ExitError", str(exc), started, started_at)
         self._release(worker)
         return Invocation(
             request_id,
@@ -166,7 +166,7 @@ class FunctionPool:
             error=reply.get("error") or {},
             duration_ms=(time.perf_counter() - started) * 1000,
             max_memory_used_mb=reply.get("max_memory_used_mb"),
-            started_at=time.time() - (time.perf_counter() - started),
+            started_at=started_at,
         )
 
     def warm(self, count: int = 1) -> None:
@@ -228,12 +228,11 @@ class FunctionPool:
             self._lock.notify()
 
 
-def _failure(request_id: str, error_type: str, message: str, started: float) -> Invocation:
-    elapsed = (time.perf_counter() - started) * 1000
+def _failure(request_id: str, error_type: str, message: str, started: float, started_at: float) -> Invocation:
     return Invocation(
         request_id,
         False,
         error={"errorType": error_type, "errorMessage": message},
-        duration_ms=elapsed,
-        started_at=time.time() - elapsed / 1000,
+        duration_ms=(time.perf_counter() - started) * 1000,
+        started_at=started_at,
     )
