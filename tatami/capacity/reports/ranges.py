@@ -65,8 +65,9 @@ class Ranges:
         return self.runs[0][2]
 
     def span(self, figure: Callable[[Report], float]) -> Span:
-        values = [figure(report) for _, _, report in self.runs]
-        middle = [figure(report) for corner, _, report in self.runs if corner == self.runs[0][0]]
+        figures = [(corner, figure(report)) for corner, _, report in self.runs]
+        middle = [value for corner, value in figures if corner == self.runs[0][0]]
+        values = [value for _, value in figures]
         return Span(statistics.median(middle), min(values), max(values))
 
     def kinds(self) -> Counter[str]:

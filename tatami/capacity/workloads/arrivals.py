@@ -76,6 +76,13 @@ class _OpenLoop:
     def next_retry(self) -> float | None:
         return self._ticks[0] * self.tick if self._ticks else None
 
+    def next_time_after(self, arrival: float | None) -> float | None:
+        """The earlier of the next `arrival` and the next retry (either may be None: none left)."""
+        retry = self.next_retry()
+        if arrival is None or retry is None:
+            return arrival if retry is None else retry
+        return min(arrival, retry)
+
     def finished(self) -> float:
         return self.stats.finished
 
@@ -117,10 +124,7 @@ class Arrivals(_OpenLoop):
         return at if at < self._end - 1e-9 else None
 
     def next_time(self) -> float | None:
-        arrival, retry = self._arrival_time(), self.next_retry()
-        if arrival is None or retry is None:
-            return arrival if retry is None else retry
-        return min(arrival, retry)
+        return self.next_time_after(self._arrival_time())
 
     def act(self, sim: Simulation, now: float) -> None:
         arrival = self._arrival_time()
@@ -151,11 +155,7 @@ class Timed(_OpenLoop):
         self._events, self._next = events, 0
 
     def next_time(self) -> float | None:
-        event = self._events[self._next][0] if self._next < len(self._events) else None
-        retry = self.next_retry()
-        if event is None or retry is None:
-            return event if retry is None else retry
-        return min(event, retry)
+        return self.next_time_after(self._events[self._next][0] if self._next < len(self._events) else None)
 
     def act(self, sim: Simulation, now: float) -> None:
         events = self._events
