@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "lambdas")]
 
 from tatami.local import engines  # noqa: E402
-from tatami_functions.common.dependencies import CLIENT_CONFIG  # noqa: E402
+from tatami_functions.common.dependencies import API_CALLS  # noqa: E402
 from tatami_functions.counters import counters_table, shards_table  # noqa: E402
 from tatami_functions.counters.settings import CountersSettings  # noqa: E402
 from tatami_functions.counters.sharding import PARTITION_WCU  # noqa: E402
@@ -92,7 +92,7 @@ def dynamodb() -> Any:
     """The client the handler's repositories share in this process."""
     from tatami_functions.common.clients import aws_client
 
-    return aws_client("dynamodb", CLIENT_CONFIG)
+    return aws_client("dynamodb", API_CALLS)
 
 
 def create_tables() -> None:

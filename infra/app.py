@@ -11,7 +11,7 @@ from infra.nag import check_app
 from infra.paths import REPO_ROOT
 from infra.stacks.monitoring_stack import MonitoringSettings, MonitoringStack, monitoring_stack_name
 from infra.stacks.tatami_stack import StackSettings, TatamiStack
-from tatami_functions.common import stack_outputs
+from tatami_functions import stack_outputs
 
 
 def cdk_json_context() -> dict[str, Any]:

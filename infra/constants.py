@@ -1,7 +1,7 @@
 """What only the CDK app needs: the Lambda runtime, the Powertools release, the API stage.
 
 The stack's name and output names, which the CLI reads too, are its public contract:
-tatami_functions/common/stack_outputs.py.
+tatami_functions/stack_outputs.py.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from tatami.commands import COMMANDS
-from tatami_functions.common.stack_outputs import stack_name
+from tatami_functions.stack_outputs import stack_name
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -21,14 +21,14 @@ from tatami.local import traffic
 from tatami.local.engines import LOCAL_CREDENTIALS
 from tatami.local.intrinsics import LOCAL_REGION
 from tatami.local.state import default_work_dir, read_state
-from tatami_functions.common.stack_outputs import STACK_NAME, stack_name
+from tatami_functions.stack_outputs import STACK_NAME, stack_name
 from zindex import IndexedTable
 
 if TYPE_CHECKING:
     from tatami.local.cloud import LocalCloud
 
 # Bulk loaders run many threads; give each enough pooled connections and adaptive retries.
-CLIENT_CONFIG = Config(max_pool_connections=64, retries={"mode": "adaptive", "max_attempts": 10})
+API_CALLS = Config(max_pool_connections=64, retries={"mode": "adaptive", "max_attempts": 10})
 
 
 ZINDEX_OUTPUT_SUFFIX = "ZIndex"  # each `<Name>ZIndex` output holds an indexed table's declaration
@@ -70,26 +70,26 @@ class Target:
 
     def client(self, service: str) -> Any:
         if not self.is_local:
-            return boto3.client(service, config=CLIENT_CONFIG)
+            return boto3.client(service, config=API_CALLS)
         endpoint = self.dynamodb_endpoint if service.startswith("dynamodb") else self.other_endpoint
         return self.recorded(
             boto3.client(
                 service,
                 endpoint_url=endpoint,
                 region_name=LOCAL_REGION,
-                config=CLIENT_CONFIG,
+                config=API_CALLS,
                 **LOCAL_CREDENTIALS,
             )
         )
 
     def resource(self, service: str) -> Any:
         if not self.is_local:
-            return boto3.resource(service, config=CLIENT_CONFIG)
+            return boto3.resource(service, config=API_CALLS)
         resource = boto3.resource(
             service,
             endpoint_url=self.dynamodb_endpoint,
             region_name=LOCAL_REGION,
-            config=CLIENT_CONFIG,
+            config=API_CALLS,
             **LOCAL_CREDENTIALS,
         )
         self.recorded(resource.meta.client)

@@ -16,6 +16,8 @@ from aws_cdk import RemovalPolicy
 from aws_cdk import aws_dynamodb as dynamodb
 from constructs import Construct
 
+from tatami_functions.common.tables import IndexSchema, Key, TableSchema
+
 
 @dataclass(frozen=True, slots=True)
 class TableCapacity:
@@ -101,3 +103,37 @@ class DataTable(dynamodb.TableV2):
             removal_policy=removal_policy,
             **table_props,
         )
+
+    @classmethod
+    def from_schema(cls, scope: Construct, construct_id: str, schema: TableSchema, **props: Any) -> DataTable:
+        """The table a service declares (`tatami_functions.<service>.table`): keys, GSIs, TTL, stream.
+        `props` are DataTable's own (capacity, replicas, deletion protection) or other TableV2 props."""
+        return cls(scope, construct_id, **schema_props(schema), **props)
+
+
+def schema_props(schema: TableSchema) -> dict[str, Any]:
+    """A declared table's keys, GSIs, TTL attribute and stream as TableV2 props."""
+    return {
+        "partition_key": _attribute(schema.partition_key),
+        "sort_key": _attribute(schema.sort_key) if schema.sort_key else None,
+        "global_secondary_indexes": [_index(index) for index in schema.indexes] or None,
+        "time_to_live_attribute": schema.ttl_attribute,
+        "dynamo_stream": dynamodb.StreamViewType(schema.stream) if schema.stream else None,
+    }
+
+
+def _attribute(key: Key) -> dynamodb.Attribute:
+    return dynamodb.Attribute(name=key.name, type=dynamodb.AttributeType(_TYPES[key.type]))
+
+
+_TYPES = {"S": "STRING", "N": "NUMBER", "B": "BINARY"}
+
+
+def _index(index: IndexSchema) -> dynamodb.GlobalSecondaryIndexPropsV2:
+    return dynamodb.GlobalSecondaryIndexPropsV2(
+        index_name=index.name,
+        partition_key=_attribute(index.partition_key),
+        sort_key=_attribute(index.sort_key) if index.sort_key else None,
+        projection_type=dynamodb.ProjectionType(index.projection),
+        non_key_attributes=list(index.include) if index.include else None,
+    )

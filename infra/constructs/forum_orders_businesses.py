@@ -20,14 +20,13 @@ from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from infra.constructs.table_grants import grant_indexes, grant_table
 from infra.constructs.zorder_index import ZOrderIndex
-from tatami_functions.common import stack_outputs
-from tatami_functions.models.businesses.settings import BusinessesSettings
-from tatami_functions.models.forum.settings import ForumTables
-from tatami_functions.models.orders import keys as order_keys
-from tatami_functions.models.orders.search import ORDERS
-from tatami_functions.models.orders.settings import OrdersTables
+from tatami_functions import stack_outputs
+from tatami_functions.businesses.settings import BusinessesSettings
+from tatami_functions.forum.settings import ForumTables
+from tatami_functions.orders import keys as order_keys
+from tatami_functions.orders.search import ORDERS
+from tatami_functions.orders.settings import OrdersTables
 
-PACKAGES = ("models",)
 FORUM_ROUTES = (
     Route("GET", "/forums"),
     Route("GET", "/forums/{forum}"),
@@ -94,8 +93,8 @@ def model_function(
         "Function",
         layers=shared.layers,
         service=f"models-{model}",
-        handler=f"tatami_functions.models.{model}.handler.handler",
-        packages=PACKAGES,
+        handler=f"tatami_functions.{model}.handler.handler",
+        packages=[model],
         uses_zorder=uses_zorder,
         environment=environment,
         description=f"The {model} data model's REST routes",
@@ -163,7 +162,7 @@ class OrdersModel(Construct):
             orders=self.orders.table_name, customers=self.customers.table_name, shards=status_shards
         )
         self.function = model_function(shared, self, "orders", environment, ORDERS_ROUTES, uses_zorder=True)
-        # GET /orders/search: date x total x status through the engine (tatami_functions.models.orders.search)
+        # GET /orders/search: date x total x status through the engine (tatami_functions.orders.search)
         self.index = ZOrderIndex(
             self, "ZIndex", shared=shared, table=self.orders, declaration=ORDERS, service="models-orders"
         )

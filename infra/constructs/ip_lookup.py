@@ -26,7 +26,7 @@ from infra.constructs.data_table import TableCapacity
 from infra.constructs.service_api import Route, ServiceApi
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
-from tatami_functions.common import stack_outputs
+from tatami_functions import stack_outputs
 from tatami_functions.ip_lookup.settings import DEFAULT_TTL, LookupSettings
 
 LOOKUP_PATH = "/ip/{address}"

@@ -1,7 +1,7 @@
 """Seed 004's hands-on labs: the adjacency list, the employees table and stream replication.
 
 `InvoicesLab` and `EmployeesLab` are a table and one API function each (package
-`tatami_functions.labs`, which reuses `tatami_functions.common.listing` for pages and read stats).
+`tatami_functions.labs`, which reuses `tatami_functions.common.paging` for pages and read stats).
 `StreamReplica` copies every change of a source table (the workshop's `logfile`) into a replica
 (`logfile_replica`) through a stream function with bisection, bounded retries, partial batch failures
 and an on-failure queue.
@@ -21,13 +21,12 @@ from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from infra.constructs.stream_consumer import stream_failure_queue, subscribe_to_stream
 from infra.constructs.table_grants import grant_indexes, grant_table
-from tatami_functions.common import stack_outputs
-from tatami_functions.labs.employees.settings import EmployeesSettings
-from tatami_functions.labs.invoices.settings import InvoicesSettings
-from tatami_functions.labs.replication.settings import ReplicatorSettings
+from tatami_functions import stack_outputs
+from tatami_functions.employees.settings import EmployeesSettings
+from tatami_functions.invoices.settings import InvoicesSettings
+from tatami_functions.replication.settings import ReplicatorSettings
 
 S = dynamodb.AttributeType.STRING
-PACKAGES = ("labs",)
 INVOICE_ROUTES = [
     *(Route(method, "/invoices/{id}") for method in ("GET", "PUT", "DELETE")),
     Route("GET", "/customers/{id}/invoices"),  # {id}: the orders model owns /customers/{id}
@@ -72,8 +71,8 @@ def lab_api(
         "Function",
         layers=shared.layers,
         service=f"labs-{lab}",
-        handler=f"tatami_functions.labs.{lab}.handler.handler",
-        packages=PACKAGES,
+        handler=f"tatami_functions.{lab}.handler.handler",
+        packages=[lab],
         environment=environment,
         description=f"The {lab} lab of seed 004 (REST routes)",
     )
@@ -188,8 +187,8 @@ class StreamReplica(Construct):
             "Function",
             layers=shared.layers,
             service="labs-replication",
-            handler="tatami_functions.labs.replication.handler.handler",
-            packages=PACKAGES,
+            handler="tatami_functions.replication.handler.handler",
+            packages=["replication"],
             environment=ReplicatorSettings.environment(
                 table=self.replica.table_name,
                 failure_queue_url=self.failures.queue_url,

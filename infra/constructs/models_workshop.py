@@ -14,17 +14,18 @@ from aws_cdk import CfnOutput, Stack
 from aws_cdk import aws_dynamodb as dynamodb
 from constructs import Construct
 
-from infra.constructs.models_workshop_storage import LogArchiver, WorkshopBucket, grant_objects
+from infra.constructs.buckets import WorkshopBucket, grant_objects
+from infra.constructs.models_workshop_storage import LogArchiver
 from infra.constructs.service_api import Route
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from infra.constructs.table_grants import grant_indexes, grant_table
-from tatami_functions.common import stack_outputs
-from tatami_functions.models.campaigns.settings import CampaignsSettings
-from tatami_functions.models.carts.settings import CartsSettings
-from tatami_functions.models.devices.settings import DeviceLogsSettings
-from tatami_functions.models.documents.settings import DocumentsSettings
-from tatami_functions.models.lockers.settings import LockersSettings
+from tatami_functions import stack_outputs
+from tatami_functions.campaigns.settings import CampaignsSettings
+from tatami_functions.carts.settings import CartsSettings
+from tatami_functions.devices.settings import DeviceLogsSettings
+from tatami_functions.documents.settings import DocumentsSettings
+from tatami_functions.lockers.settings import LockersSettings
 
 S, N = dynamodb.AttributeType.STRING, dynamodb.AttributeType.NUMBER
 ALL, KEYS_ONLY, INCLUDE = (
@@ -227,8 +228,8 @@ class ModelsWorkshop(Construct):
             f"{model}Function",
             layers=self.shared.layers,
             service=f"models-{model.lower()}",
-            handler=f"tatami_functions.models.{model.lower()}.handler.handler",
-            packages=["models"],
+            handler=f"tatami_functions.{model.lower()}.handler.handler",
+            packages=[model.lower()],
             environment=environment,
             description=f"The {model.lower()} model of seed 004 (REST routes)",
         )

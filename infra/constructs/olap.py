@@ -23,13 +23,13 @@ from aws_cdk import aws_iam as iam
 from aws_cdk import aws_s3 as s3
 from constructs import Construct, IValidation
 
-from infra.constructs.models_workshop_storage import private_bucket
+from infra.constructs.buckets import private_bucket
 from infra.constructs.olap_catalog import RESULTS_PREFIX, OlapCatalog
 from infra.constructs.olap_tables import has_point_in_time_recovery, key_definitions
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from infra.nag import acknowledge, arn_of
-from tatami_functions.common import stack_outputs
+from tatami_functions import stack_outputs
 from tatami_functions.olap.layout import table_prefix
 from tatami_functions.olap.settings import DEFAULT_PREFIX, ExportSettings
 from tatami_functions.olap.tables import exported_table

@@ -16,7 +16,7 @@ from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from infra.constructs.table_grants import grant_table
 from infra.constructs.zorder_index import ZOrderIndex
-from tatami_functions.common import stack_outputs
+from tatami_functions import stack_outputs
 from tatami_functions.places.schema import PLACES
 
 SERVICE = "places"

@@ -22,7 +22,7 @@ from infra.constructs.service_api import Route
 from infra.constructs.service_function import ServiceFunction, add_environment
 from infra.constructs.shared import Shared
 from infra.constructs.stream_consumer import stream_failure_queue, subscribe_to_stream
-from tatami_functions.common import stack_outputs
+from tatami_functions import stack_outputs
 from tatami_functions.counters.settings import CountersSettings
 
 _STRING = dynamodb.AttributeType.STRING

@@ -21,7 +21,7 @@ from infra.constructs.service_api import ApiAuth, Route, ServiceApi
 from infra.constructs.service_function import ServiceFunction, SharedLayers
 from infra.constructs.sharded_counter import ShardedCounters
 from infra.constructs.shared import Shared
-from tatami_functions.common import stack_outputs
+from tatami_functions import stack_outputs
 
 
 @dataclass(frozen=True)
@@ -68,14 +68,23 @@ class TatamiStack(Stack):
         OrdersModel(self, "OrdersModel", shared=self.shared)
         BusinessesModel(self, "BusinessesModel", shared=self.shared)
         ModelsWorkshop(self, "Workshop", shared=self.shared)
-        service_packages.append("models")
+        service_packages += [
+            "forum",
+            "orders",
+            "businesses",
+            "devices",
+            "carts",
+            "documents",
+            "lockers",
+            "campaigns",
+        ]
         ip_cache = LookupCache.from_context(self.node.try_get_context("tatami"))  # off unless cdk.json asks
         IpLookup(self, "IpLookup", self.shared, cache=ip_cache)
         service_packages.append("ip_lookup")
         InvoicesLab(self, "InvoicesLab", shared=self.shared)
         EmployeesLab(self, "EmployeesLab", shared=self.shared)
         StreamReplica(self, "ReplicationLab", shared=self.shared)
-        service_packages.append("labs")
+        service_packages += ["invoices", "employees", "replication"]
         PlacesService(self, "Places", shared=self.shared)
         service_packages.append("places")
         # Analytics read exports of every table with point-in-time recovery (seed 004: OLAP goes out

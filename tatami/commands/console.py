@@ -15,7 +15,7 @@ import click
 from tatami.console import CONSOLE_PATH, Console
 from tatami.console.deployed import DeployedSource, SigningProxy, console_server
 from tatami.target import TargetError, aws_target, current_stage
-from tatami_functions.common.stack_outputs import OUTPUT_API_URL, stack_name
+from tatami_functions.stack_outputs import OUTPUT_API_URL, stack_name
 
 
 @click.command("console")

@@ -16,12 +16,12 @@ import click
 from tqdm import tqdm
 
 from tatami.target import Target, TargetError, resolve_target
-from tatami_functions.common.stack_outputs import OUTPUT_OLAP_BUCKET, OUTPUT_OLAP_DATABASE, OUTPUT_OLAP_TABLES
 from tatami_functions.olap.exceptions import OlapError
 from tatami_functions.olap.exports import COMPLETED, FULL, RUNNING, TableExports
 from tatami_functions.olap.glue import publish, s3_location
 from tatami_functions.olap.run import ExportOutcome, run_aws, run_local
 from tatami_functions.olap.settings import ExportSettings
+from tatami_functions.stack_outputs import OUTPUT_OLAP_BUCKET, OUTPUT_OLAP_DATABASE, OUTPUT_OLAP_TABLES
 
 WAIT_POLL_SECONDS = 15.0
 

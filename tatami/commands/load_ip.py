@@ -18,7 +18,7 @@ from tatami.ip_loader.exceptions import LoadError
 from tatami.ip_loader.load import LoadOptions, LoadSummary, load, prepare
 from tatami.ip_loader.store import RangesStore
 from tatami.target import TargetError, resolve_target
-from tatami_functions.common.stack_outputs import OUTPUT_IP_RANGES_TABLE
+from tatami_functions.stack_outputs import OUTPUT_IP_RANGES_TABLE
 
 DEFAULTS = LoadOptions()
 

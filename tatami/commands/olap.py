@@ -18,15 +18,15 @@ from tatami.olap.exports import ExportReadError, FetchedExport, fetch, latest_su
 from tatami.olap.render import FORMATS, render
 from tatami.olap.tables import exported_tables
 from tatami.target import Target, TargetError, resolve_target
-from tatami_functions.common.stack_outputs import (
+from tatami_functions.olap.catalog import named_queries, views, with_views
+from tatami_functions.olap.layout import table_prefix
+from tatami_functions.olap.settings import DEFAULT_PREFIX
+from tatami_functions.stack_outputs import (
     OUTPUT_OLAP_BUCKET,
     OUTPUT_OLAP_DATABASE,
     OUTPUT_OLAP_TABLES,
     OUTPUT_OLAP_WORKGROUP,
 )
-from tatami_functions.olap.catalog import named_queries, views, with_views
-from tatami_functions.olap.layout import table_prefix
-from tatami_functions.olap.settings import DEFAULT_PREFIX
 
 
 def _help() -> str:

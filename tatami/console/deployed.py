@@ -27,7 +27,7 @@ from tatami.local.functions import Invocation
 from tatami.local.proxy import Reply, RequestData, message
 from tatami.local.routes import RouteTable
 from tatami.target import indexed_tables
-from tatami_functions.common.stack_outputs import OUTPUT_API_URL
+from tatami_functions.stack_outputs import OUTPUT_API_URL
 from zindex import IndexedTable
 
 LOCAL_ONLY = "recorded by a local cloud only; for a deployed stack, CloudWatch has it"

@@ -15,9 +15,9 @@ from botocore.config import Config
 
 from tatami.local.engines import LOCAL_CREDENTIALS
 from tatami.local.intrinsics import LOCAL_REGION
-from tatami.target import CLIENT_CONFIG, Target
+from tatami.target import API_CALLS, Target
 
-BULK_CONFIG = CLIENT_CONFIG.merge(Config(parameter_validation=False))
+BULK_CONFIG = API_CALLS.merge(Config(parameter_validation=False))
 
 
 def loader_client(target: Target) -> Any:

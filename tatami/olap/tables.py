@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 
 from tatami.target import Target
-from tatami_functions.common.stack_outputs import OUTPUT_OLAP_TABLES
 from tatami_functions.olap.tables import DECLARED, ExportedTable, exported_table
+from tatami_functions.stack_outputs import OUTPUT_OLAP_TABLES
 
 
 def exported_tables(target: Target) -> dict[str, ExportedTable]:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tatami.target import cloud_target
-from tatami_functions.common.stack_outputs import OUTPUT_IP_RANGES_TABLE
+from tatami_functions.stack_outputs import OUTPUT_IP_RANGES_TABLE
 
 if TYPE_CHECKING:
     from tatami.local.cloud import LocalCloud

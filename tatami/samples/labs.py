@@ -19,12 +19,12 @@ from urllib.parse import quote
 
 from tatami.samples.models_workshop import send
 from tatami.target import cloud_target
-from tatami_functions.common.stack_outputs import OUTPUT_EMPLOYEES_TABLE, OUTPUT_LOGFILE_TABLE
+from tatami_functions.stack_outputs import OUTPUT_EMPLOYEES_TABLE, OUTPUT_LOGFILE_TABLE
 
 if TYPE_CHECKING:
     from tatami.local.cloud import LocalCloud
     from tatami.samples import LoadProgress
-    from tatami_functions.labs.employees.models import EmployeeIn
+    from tatami_functions.employees.models import EmployeeIn
 
 NAME = "labs (seed 004)"
 DATA = Path(__file__).resolve().parent / "data"
@@ -53,7 +53,7 @@ def invoices() -> list[dict[str, Any]]:
 
 def employees() -> list[tuple[int, EmployeeIn]]:
     """The workshop's employees.csv as (id, employee) pairs, in file order."""
-    from tatami_functions.labs.employees.models import from_csv_row
+    from tatami_functions.employees.models import from_csv_row
 
     with EMPLOYEES.open(encoding="utf-8", newline="") as rows:
         return [from_csv_row(row) for row in csv.reader(rows)]
@@ -94,7 +94,7 @@ def load(cloud: LocalCloud, progress: LoadProgress) -> str:
     """
     from boto3.dynamodb.types import TypeSerializer
 
-    from tatami_functions.labs.employees.repository import EmployeesTable
+    from tatami_functions.employees.repository import EmployeesTable
 
     target, sample = cloud_target(cloud), invoices()
     total = len(sample) + 2

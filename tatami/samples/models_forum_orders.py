@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tatami.target import cloud_target
-from tatami_functions.common import stack_outputs
+from tatami_functions import stack_outputs
 
 if TYPE_CHECKING:
     from tatami.local.cloud import LocalCloud
@@ -100,8 +100,8 @@ def load(cloud: LocalCloud, progress: LoadProgress) -> str:
 
 # The repositories are imported when a load runs, so the CLI's other commands start without them.
 def load_forum(target: Target, client: Any, items: dict[str, list[dict[str, Any]]]) -> None:
-    from tatami_functions.models.forum.repository import ForumRepository
-    from tatami_functions.models.forum.settings import ForumTables
+    from tatami_functions.forum.repository import ForumRepository
+    from tatami_functions.forum.settings import ForumTables
 
     tables = ForumTables(*(target.output(key) for key in FORUM_OUTPUTS))
     forum = ForumRepository(tables, client)
@@ -115,8 +115,8 @@ def load_forum(target: Target, client: Any, items: dict[str, list[dict[str, Any]
 
 
 def _load_businesses(target: Target, client: Any, listings: list[dict[str, Any]]) -> None:
-    from tatami_functions.models.businesses.models import Business
-    from tatami_functions.models.businesses.repository import BusinessesRepository
+    from tatami_functions.businesses.models import Business
+    from tatami_functions.businesses.repository import BusinessesRepository
 
     businesses = BusinessesRepository(target.output(stack_outputs.OUTPUT_BUSINESSES_TABLE), client)
     for listing in listings:
@@ -127,9 +127,9 @@ def _load_businesses(target: Target, client: Any, listings: list[dict[str, Any]]
 def _load_orders(
     target: Target, client: Any, placed: list[dict[str, Any]], done: Callable[[int], None]
 ) -> None:
-    from tatami_functions.models.orders.keys import DEFAULT_SHARDS  # what the stack deploys
-    from tatami_functions.models.orders.repository import OrdersRepository
-    from tatami_functions.models.orders.settings import OrdersTables
+    from tatami_functions.orders.keys import DEFAULT_SHARDS  # what the stack deploys
+    from tatami_functions.orders.repository import OrdersRepository
+    from tatami_functions.orders.settings import OrdersTables
 
     tables = OrdersTables(
         target.output(stack_outputs.OUTPUT_ORDERS_TABLE),

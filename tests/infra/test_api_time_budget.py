@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 
-from tatami_functions.common.dependencies import CLIENT_CONFIG, worst_case_seconds
+from tatami_functions.common.clients import API_CALLS
+from tatami_functions.common.dependencies import worst_case_seconds
 from tests.support.synthesis import Synthesized
 
 
@@ -21,4 +22,4 @@ def test_every_api_function_outlives_its_clients_time_budget(synthesized: Synthe
     assert len(served) >= 10
     for logical_id in served:
         timeout = functions[logical_id]["Properties"].get("Timeout", 3)
-        assert timeout > worst_case_seconds(CLIENT_CONFIG), logical_id
+        assert timeout > worst_case_seconds(API_CALLS), logical_id

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tatami_functions.common import stack_outputs
+from tatami_functions import stack_outputs
 from tests.support.synthesis import MONITORING_STACK, Synthesized
 
 REPO = Path(__file__).resolve().parents[2]

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from infra.constructs.sharded_counter import CounterSettings
-from tatami_functions.common import stack_outputs
+from tatami_functions import stack_outputs
 from tatami_functions.counters import counters_table, shards_table
 from tatami_functions.counters.settings import CountersSettings
 from tests.support.synthesis import Synthesized

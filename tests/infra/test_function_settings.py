@@ -4,22 +4,22 @@ default may be left out: the function was deployed without that table or schedul
 
 from __future__ import annotations
 
+from tatami_functions.businesses.settings import BusinessesSettings
+from tatami_functions.campaigns.settings import CampaignsSettings
+from tatami_functions.carts.settings import CartsSettings
 from tatami_functions.common.settings import PowertoolsSettings, Settings
 from tatami_functions.common.tokens import PageTokenSettings
 from tatami_functions.counters.settings import CountersSettings
+from tatami_functions.devices.settings import ArchiveSettings, DeviceLogsSettings
+from tatami_functions.documents.settings import DocumentsSettings
+from tatami_functions.employees.settings import EmployeesSettings
+from tatami_functions.forum.settings import ForumTables
+from tatami_functions.invoices.settings import InvoicesSettings
 from tatami_functions.ip_lookup.settings import LookupSettings
-from tatami_functions.labs.employees.settings import EmployeesSettings
-from tatami_functions.labs.invoices.settings import InvoicesSettings
-from tatami_functions.labs.replication.settings import ReplicatorSettings
-from tatami_functions.models.businesses.settings import BusinessesSettings
-from tatami_functions.models.campaigns.settings import CampaignsSettings
-from tatami_functions.models.carts.settings import CartsSettings
-from tatami_functions.models.devices.settings import ArchiveSettings, DeviceLogsSettings
-from tatami_functions.models.documents.settings import DocumentsSettings
-from tatami_functions.models.forum.settings import ForumTables
-from tatami_functions.models.lockers.settings import LockersSettings
-from tatami_functions.models.orders.settings import OrdersTables
+from tatami_functions.lockers.settings import LockersSettings
 from tatami_functions.olap.settings import ExportSettings
+from tatami_functions.orders.settings import OrdersTables
+from tatami_functions.replication.settings import ReplicatorSettings
 from tests.support.synthesis import Synthesized
 from zindex import ENV as ZINDEX_SPEC
 from zindex.lambda_handler import BATCH_SIZE_ENV
@@ -33,27 +33,27 @@ DECLARED: dict[str, tuple[tuple[type[Settings], ...], frozenset[str]]] = {
     "tatami_functions.counters.handler.rollup": ((CountersSettings,), frozenset()),
     "tatami_functions.ip_lookup.handler.handler": ((LookupSettings,), frozenset()),
     "tatami_functions.places.handler.handler": ((PageTokenSettings,), SEARCH),
-    "tatami_functions.models.forum.handler.handler": ((ForumTables, PageTokenSettings), frozenset()),
-    "tatami_functions.models.orders.handler.handler": ((OrdersTables, PageTokenSettings), SEARCH),
-    "tatami_functions.models.businesses.handler.handler": (
+    "tatami_functions.forum.handler.handler": ((ForumTables, PageTokenSettings), frozenset()),
+    "tatami_functions.orders.handler.handler": ((OrdersTables, PageTokenSettings), SEARCH),
+    "tatami_functions.businesses.handler.handler": (
         (BusinessesSettings, PageTokenSettings),
         frozenset(),
     ),
-    "tatami_functions.models.devices.handler.handler": ((DeviceLogsSettings, PageTokenSettings), frozenset()),
-    "tatami_functions.models.devices.handler.archive": ((ArchiveSettings,), frozenset()),
-    "tatami_functions.models.carts.handler.handler": ((CartsSettings, PageTokenSettings), frozenset()),
-    "tatami_functions.models.documents.handler.handler": (
+    "tatami_functions.devices.handler.handler": ((DeviceLogsSettings, PageTokenSettings), frozenset()),
+    "tatami_functions.devices.handler.archive": ((ArchiveSettings,), frozenset()),
+    "tatami_functions.carts.handler.handler": ((CartsSettings, PageTokenSettings), frozenset()),
+    "tatami_functions.documents.handler.handler": (
         (DocumentsSettings, PageTokenSettings),
         frozenset(),
     ),
-    "tatami_functions.models.lockers.handler.handler": ((LockersSettings, PageTokenSettings), frozenset()),
-    "tatami_functions.models.campaigns.handler.handler": (
+    "tatami_functions.lockers.handler.handler": ((LockersSettings, PageTokenSettings), frozenset()),
+    "tatami_functions.campaigns.handler.handler": (
         (CampaignsSettings, PageTokenSettings),
         frozenset(),
     ),
-    "tatami_functions.labs.invoices.handler.handler": ((InvoicesSettings, PageTokenSettings), frozenset()),
-    "tatami_functions.labs.employees.handler.handler": ((EmployeesSettings, PageTokenSettings), frozenset()),
-    "tatami_functions.labs.replication.handler.handler": ((ReplicatorSettings,), frozenset()),
+    "tatami_functions.invoices.handler.handler": ((InvoicesSettings, PageTokenSettings), frozenset()),
+    "tatami_functions.employees.handler.handler": ((EmployeesSettings, PageTokenSettings), frozenset()),
+    "tatami_functions.replication.handler.handler": ((ReplicatorSettings,), frozenset()),
     "tatami_functions.olap.handler.handler": ((ExportSettings,), frozenset()),
     "tatami_functions.docs.handler.handler": ((), frozenset()),
     "zindex.lambda_handler.handler": ((), MAINTAINER),

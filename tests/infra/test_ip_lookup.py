@@ -14,7 +14,7 @@ from infra.constructs.service_api import ServiceApi
 from infra.constructs.service_function import SharedLayers
 from infra.constructs.shared import Shared
 from infra.stacks.tatami_stack import TatamiStack
-from tatami_functions.common import stack_outputs
+from tatami_functions import stack_outputs
 from tatami_functions.ip_lookup.settings import LookupSettings
 from tests.support.synthesis import Synthesized
 

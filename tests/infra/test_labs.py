@@ -8,8 +8,8 @@ import pytest
 
 from infra.constructs.labs import ReplicationSettings
 from tatami.local.routes import read_routes
-from tatami_functions.common import stack_outputs
-from tatami_functions.labs.replication.settings import ReplicatorSettings
+from tatami_functions import stack_outputs
+from tatami_functions.replication.settings import ReplicatorSettings
 from tests.support.synthesis import Synthesized, indexes, keys
 
 HASH, RANGE = "HASH", "RANGE"

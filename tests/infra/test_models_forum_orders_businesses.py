@@ -12,11 +12,11 @@ from infra.constructs import forum_orders_businesses_schema as schema
 from infra.constructs.forum_orders_businesses import OrdersModel
 from infra.constructs.shared import Shared
 from tatami.local.routes import read_routes
-from tatami_functions.common import stack_outputs
+from tatami_functions import stack_outputs
 from tatami_functions.common.tokens import PageTokenSettings
-from tatami_functions.models.orders import keys as order_keys
-from tatami_functions.models.orders.search import ORDERS
-from tatami_functions.models.orders.settings import OrdersTables
+from tatami_functions.orders import keys as order_keys
+from tatami_functions.orders.search import ORDERS
+from tatami_functions.orders.settings import OrdersTables
 from tests.support.synthesis import Synthesized
 
 TABLES = {
@@ -128,14 +128,14 @@ def test_routes_are_served_by_their_models_function(synthesized: Synthesized) ->
     stack = synthesized.stack()
     routes = {(r.method, r.resource_path): r for r in read_routes(stack)}
     expected = {
-        "tatami_functions.models.forum.handler.handler": [
+        "tatami_functions.forum.handler.handler": [
             ("GET", "/forums"),
             ("GET", "/forums/{forum}"),
             ("GET", "/forums/{forum}/threads"),
             ("GET", "/forums/{forum}/threads/{subject}"),
             ("GET", "/forums/{forum}/threads/{subject}/replies"),
         ],
-        "tatami_functions.models.orders.handler.handler": [
+        "tatami_functions.orders.handler.handler": [
             ("POST", "/orders"),
             ("GET", "/orders"),
             ("GET", "/orders/{id}"),
@@ -143,7 +143,7 @@ def test_routes_are_served_by_their_models_function(synthesized: Synthesized) ->
             ("GET", "/customers/{id}"),
             ("GET", "/customers/{id}/orders"),
         ],
-        "tatami_functions.models.businesses.handler.handler": [
+        "tatami_functions.businesses.handler.handler": [
             ("GET", "/businesses"),
             ("GET", "/businesses/{id}"),
             ("PUT", "/businesses/{id}"),
@@ -159,7 +159,7 @@ def test_routes_are_served_by_their_models_function(synthesized: Synthesized) ->
 
 
 def test_each_function_gets_its_tables_and_the_shard_count(synthesized: Synthesized) -> None:
-    _, orders = _function(synthesized, "tatami_functions.models.orders.handler.handler")
+    _, orders = _function(synthesized, "tatami_functions.orders.handler.handler")
     variables = orders["Environment"]["Variables"]
     name = OrdersTables.name_of
     assert variables[name("shards")] == str(order_keys.DEFAULT_SHARDS)
@@ -169,11 +169,11 @@ def test_each_function_gets_its_tables_and_the_shard_count(synthesized: Synthesi
 
 def test_grants_are_no_wider_than_each_model_needs(synthesized: Synthesized) -> None:
     writes = {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem"}
-    forum_id, _ = _function(synthesized, "tatami_functions.models.forum.handler.handler")
+    forum_id, _ = _function(synthesized, "tatami_functions.forum.handler.handler")
     assert not _actions(synthesized, forum_id) & writes  # the forum API only reads
-    orders_id, _ = _function(synthesized, "tatami_functions.models.orders.handler.handler")
+    orders_id, _ = _function(synthesized, "tatami_functions.orders.handler.handler")
     assert _actions(synthesized, orders_id) & writes == {"dynamodb:PutItem", "dynamodb:UpdateItem"}
-    businesses_id, _ = _function(synthesized, "tatami_functions.models.businesses.handler.handler")
+    businesses_id, _ = _function(synthesized, "tatami_functions.businesses.handler.handler")
     assert _actions(synthesized, businesses_id) & writes == {"dynamodb:PutItem"}
 
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from tatami.local.routes import read_routes
-from tatami_functions.common import stack_outputs
-from tatami_functions.models.devices.settings import DeviceLogsSettings
+from tatami_functions import stack_outputs
+from tatami_functions.devices.settings import DeviceLogsSettings
 from tests.support.synthesis import Synthesized, indexes, keys
 
 HASH, RANGE = "HASH", "RANGE"
@@ -216,4 +216,4 @@ def test_functions_know_their_table_and_the_shard_count(synthesized: Synthesized
     device_logs = synthesized.template["Outputs"][stack_outputs.OUTPUT_DEVICE_LOGS_TABLE]["Value"]
     name = DeviceLogsSettings.name_of
     assert environment[name("table")] == device_logs and environment[name("shards")] == "10"
-    assert devices["Properties"]["Handler"] == "tatami_functions.models.devices.handler.handler"
+    assert devices["Properties"]["Handler"] == "tatami_functions.devices.handler.handler"

@@ -17,7 +17,7 @@ from infra.constructs.page_tokens import PageTokenKey
 from infra.constructs.service_api import ServiceApi
 from infra.constructs.service_function import SharedLayers
 from infra.constructs.shared import Shared
-from tatami_functions.common import stack_outputs
+from tatami_functions import stack_outputs
 from tatami_functions.olap.catalog import named_queries, with_views
 from tatami_functions.olap.settings import ExportSettings
 from tatami_functions.olap.tables import DECLARED, exported_table, table_key

@@ -8,8 +8,8 @@ from tests.support.synthesis import Synthesized
 
 HANDLERS = {  # the handlers the stream mappings run
     "tatami_functions.counters.handler.rollup",
-    "tatami_functions.labs.replication.handler.handler",
-    "tatami_functions.models.devices.handler.archive",
+    "tatami_functions.replication.handler.handler",
+    "tatami_functions.devices.handler.archive",
     "zindex.lambda_handler.handler",
 }
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from infra import constants
-from tatami_functions.common import stack_outputs
+from tatami_functions import stack_outputs
 from tests.support.synthesis import Synthesized
 
 

@@ -152,9 +152,9 @@ def load_seed(workshop: Workshop) -> None:
 def _load_logs(workshop: Workshop, data: dict[str, Any]) -> None:
     from datetime import UTC, datetime, timedelta
 
-    from tatami_functions.models.devices.logs import new_log
-    from tatami_functions.models.devices.models import LogIn
-    from tatami_functions.models.devices.repository import DeviceLogsTable
+    from tatami_functions.devices.logs import new_log
+    from tatami_functions.devices.models import LogIn
+    from tatami_functions.devices.repository import DeviceLogsTable
 
     logs, now = (
         DeviceLogsTable(workshop.table("DeviceLogsTableName"), client=workshop.client),
@@ -169,8 +169,8 @@ def _load_logs(workshop: Workshop, data: dict[str, Any]) -> None:
 
 
 def _load_carts(workshop: Workshop, data: dict[str, Any]) -> None:
-    from tatami_functions.models.carts.models import ItemField
-    from tatami_functions.models.carts.repository import CartsTable
+    from tatami_functions.carts.models import ItemField
+    from tatami_functions.carts.repository import CartsTable
 
     carts = CartsTable(workshop.table("CartsTableName"), client=workshop.client)
     for user_id, cart in data["carts"].items():
@@ -183,9 +183,9 @@ def _load_carts(workshop: Workshop, data: dict[str, Any]) -> None:
 
 
 def _load_lockers_and_profiles(workshop: Workshop, data: dict[str, Any]) -> None:
-    from tatami_functions.models.campaigns.repository import CampaignUsersTable
-    from tatami_functions.models.lockers.models import Locker
-    from tatami_functions.models.lockers.repository import LockersTable
+    from tatami_functions.campaigns.repository import CampaignUsersTable
+    from tatami_functions.lockers.models import Locker
+    from tatami_functions.lockers.repository import LockersTable
 
     lockers = LockersTable(workshop.table("LockersTableName"), client=workshop.client)
     for locker in data["lockers"]:

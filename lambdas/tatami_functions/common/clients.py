@@ -1,9 +1,15 @@
 """The AWS clients of an execution environment: one per service and configuration, created on first
 use and reused while the environment is warm (boto3 clients are thread-safe).
 
-Module-level clients of every function come from `aws_client`; a service names only its
-configuration (pool size, retries, timeouts) as a `ClientConfig`. Repositories keep their own lazily
-created, injectable client (`common.repository`). Tests that change the environment call
+Module-level clients of every function come from `aws_client`. The configurations (pool size,
+retries, timeouts) are named here, one per kind of caller, so a difference between two functions'
+clients is a named, explained choice: `API_CALLS` (an API function's time budget:
+`common.dependencies` explains it), `SEARCH_CALLS` (the same, with a connection for each of a Z-index
+search's parallel Queries), `STREAM_CALLS` (a stream consumer has minutes, not seconds) and
+`EXPORT_CALLS` (the export function's S3, Glue and DynamoDB control-plane calls).
+
+Repositories keep their own lazily created, injectable client (`common.repository`).
+Tests that change the environment call
 `aws_client.cache_clear()`.
 
 boto3 and botocore's Config are imported when the first client is made, not at import: they are
@@ -21,7 +27,15 @@ from tatami_functions.common.observability import trace_aws_calls
 if TYPE_CHECKING:
     from botocore.config import Config
 
-__all__ = ["DEFAULT", "ClientConfig", "aws_client"]
+__all__ = [
+    "API_CALLS",
+    "DEFAULT",
+    "EXPORT_CALLS",
+    "SEARCH_CALLS",
+    "STREAM_CALLS",
+    "ClientConfig",
+    "aws_client",
+]
 
 
 class ClientConfig:
@@ -51,6 +65,22 @@ class ClientConfig:
 
 
 DEFAULT = ClientConfig()  # boto3's own defaults
+API_CALLS = ClientConfig(
+    connect_timeout=1,
+    read_timeout=2,
+    # botocore's `max_attempts` counts retries only; `total_max_attempts` the first attempt too.
+    retries={"mode": "standard", "total_max_attempts": 3},
+    max_pool_connections=32,  # a merge of shard Queries, a batch route's threads: a connection each
+)
+SEARCH_CALLS = API_CALLS.with_options(max_pool_connections=64)
+# Standard retries absorb throttling before the consumer's own retry of the batch.
+STREAM_CALLS = ClientConfig(
+    connect_timeout=3,
+    read_timeout=10,
+    retries={"mode": "standard", "max_attempts": 3},
+    max_pool_connections=16,  # the replicator writes with 8 threads
+)
+EXPORT_CALLS = ClientConfig(max_pool_connections=32, retries={"mode": "standard", "max_attempts": 5})
 
 
 @cache

@@ -3,7 +3,7 @@ service answers the same way: 503 with `Retry-After`, and a message that names t
 went wrong, never an endpoint (botocore's connection errors carry the internal endpoint's URL; the
 log keeps the whole error for operators).
 
-The time budget: the clients of API functions (`CLIENT_CONFIG`) give up after three attempts of at
+The time budget: the clients of API functions (`API_CALLS`) give up after three attempts of at
 most 1 s to connect or 2 s to read the answer, so a frozen dependency costs a request at most 9 s
 (three reads and the standard mode's two backoffs of up to 1 and 2 s), inside an API function's 10 s
 timeout: the caller hears 503 rather than a timeout's 502. DynamoDB answers in milliseconds (the
@@ -29,24 +29,16 @@ from botocore.exceptions import (
     ReadTimeoutError,
 )
 
-from tatami_functions.common.clients import ClientConfig
+from tatami_functions.common.clients import API_CALLS, ClientConfig
 from tatami_functions.common.observability import logger
 
 __all__ = [
-    "CLIENT_CONFIG",
     "DependencyError",
     "answer_dependency_failures",
     "failure",
     "worst_case_seconds",
 ]
 
-CLIENT_CONFIG = ClientConfig(
-    connect_timeout=1,
-    read_timeout=2,
-    # botocore's `max_attempts` counts retries only; `total_max_attempts` the first attempt too.
-    retries={"mode": "standard", "total_max_attempts": 3},
-    max_pool_connections=32,  # a merge of shard Queries, a batch route's threads: a connection each
-)
 THROTTLED_RETRY_AFTER = 1  # seconds; throttling passes as the table scales or the burst drains
 UNAVAILABLE_RETRY_AFTER = 5  # an endpoint down or frozen takes longer to come back
 NAMES = {"dynamodb": "DynamoDB", "s3": "S3", "sqs": "SQS"}
@@ -105,7 +97,7 @@ def _reason(exc: BaseException) -> tuple[str, int]:
     return f"failed ({type(exc).__name__})", UNAVAILABLE_RETRY_AFTER
 
 
-def worst_case_seconds(config: ClientConfig = CLIENT_CONFIG) -> float:
+def worst_case_seconds(config: ClientConfig = API_CALLS) -> float:
     """How long a call may take before its client gives up: each attempt either fails to connect or
     waits for its answer (a connection that succeeds takes milliseconds), and the standard mode
     backs off at most 2 ** i seconds before retry i + 1.

@@ -20,17 +20,13 @@ from typing import TYPE_CHECKING, Any
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
 
 from tatami_functions.common.api import json_response
-from tatami_functions.common.clients import aws_client
-from tatami_functions.common.dependencies import CLIENT_CONFIG
+from tatami_functions.common.clients import SEARCH_CALLS, aws_client
 from tatami_functions.common.observability import logger
 from tatami_functions.common.tokens import decode_token, encode_token
 from zindex import BadQueryError, Cursor, IndexedTable, SearchQuery
 
 if TYPE_CHECKING:
     from zindex.search import Searcher
-
-# The API's time budget (`common.dependencies`), with a connection for each of a page's parallel Queries.
-SEARCH_CONFIG = CLIENT_CONFIG.with_options(max_pool_connections=64)
 
 
 @cache
@@ -39,7 +35,7 @@ def searcher() -> Searcher:
     from zindex.dynamodb import IndexRepository  # here, not at init: see the module docstring
     from zindex.search import Searcher
 
-    return Searcher(IndexRepository(IndexedTable.from_env(os.environ), aws_client("dynamodb", SEARCH_CONFIG)))
+    return Searcher(IndexRepository(IndexedTable.from_env(os.environ), aws_client("dynamodb", SEARCH_CALLS)))
 
 
 def query(bounds: Mapping[str, tuple[Any, Any]]) -> SearchQuery:

@@ -13,9 +13,19 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Annotated
 
+from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from pydantic import AfterValidator, AwareDatetime
 
-__all__ = ["BEFORE_EVERY_INSTANT", "EARLIEST", "LATEST", "AwareInstant", "Instant", "instant", "just_before"]
+__all__ = [
+    "BEFORE_EVERY_INSTANT",
+    "EARLIEST",
+    "LATEST",
+    "AwareInstant",
+    "Instant",
+    "bounds",
+    "instant",
+    "just_before",
+]
 
 EARLIEST, LATEST = "0001-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z"
 BEFORE_EVERY_INSTANT = "0000-12-31T23:59:59.999Z"  # an upper bound no stored instant is under
@@ -62,3 +72,18 @@ def _storable(value: datetime) -> datetime:
 
 Instant = Annotated[datetime, AfterValidator(_storable)]  # ISO 8601; without an offset, UTC
 AwareInstant = Annotated[AwareDatetime, AfterValidator(_storable)]  # ISO 8601 with an offset or Z
+
+
+def bounds(
+    lower: datetime | None, upper: datetime | None, names: tuple[str, str] = ("from", "to")
+) -> tuple[str | None, str | None]:
+    """Inclusive time bounds as stored instants; a 400 naming the lower bound if they are inverted.
+
+    >>> bounds(datetime(2011, 12, 15), None)
+    ('2011-12-15T00:00:00.000Z', None)
+    """
+    low = instant(lower, round_up=True) if lower is not None else None
+    high = instant(upper) if upper is not None else None
+    if low is not None and high is not None and low > high:
+        raise BadRequestError(f"{names[0]}: {low} is after {names[1]} {high}")
+    return low, high

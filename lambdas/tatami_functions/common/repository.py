@@ -7,7 +7,7 @@ bucket): the client, injected or created on first use and reused across warm sta
 `_call`, which turns a `ClientError`/`BotoCoreError` into the service's own 503 error (a
 `common.dependencies.DependencyError`: a message naming what failed, never an endpoint) or, for the
 codes a caller names, into its conflict or not-found error, with `raise ... from exc`. Clients get
-`common.dependencies.CLIENT_CONFIG`'s time budget unless a repository names another.
+`common.clients.API_CALLS`'s time budget unless a repository names another.
 `TableRepository` (one table) adds the table's name from the settings.
 """
 
@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, cast
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from tatami_functions.common.clients import ClientConfig
-from tatami_functions.common.dependencies import CLIENT_CONFIG, failure
+from tatami_functions.common.clients import API_CALLS, ClientConfig
+from tatami_functions.common.dependencies import failure
 from tatami_functions.common.observability import trace_aws_calls
 from tatami_functions.common.settings import TableSettings
 
@@ -32,6 +32,7 @@ __all__ = [
     "Repository",
     "TableRepository",
     "forget_instances",
+    "range_condition",
 ]
 
 CONDITION_FAILED = "ConditionalCheckFailedException"
@@ -59,7 +60,7 @@ class Repository[ClientT]:
     """
 
     service: ClassVar[str] = "dynamodb"
-    client_config: ClassVar[ClientConfig | None] = CLIENT_CONFIG
+    client_config: ClassVar[ClientConfig | None] = API_CALLS
     noun: ClassVar[str] = ""
     unavailable: ClassVar[type[Exception]]
 
@@ -147,3 +148,18 @@ def forget_instances() -> None:
     >>> forget_instances()
     """
     _instances.clear()
+
+
+def range_condition(attribute: str, low: str | None, high: str | None) -> tuple[str, dict[str, Any]]:
+    """A sort-key condition for `low <= attribute <= high` (either bound may be open); '' if both are.
+
+    >>> range_condition("#sk", "a", None)
+    ('#sk >= :low', {':low': {'S': 'a'}})
+    """
+    if low is not None and high is not None:
+        return f"{attribute} BETWEEN :low AND :high", {":low": {"S": low}, ":high": {"S": high}}
+    if low is not None:
+        return f"{attribute} >= :low", {":low": {"S": low}}
+    if high is not None:
+        return f"{attribute} <= :high", {":high": {"S": high}}
+    return "", {}

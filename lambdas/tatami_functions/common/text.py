@@ -20,7 +20,9 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote, unquote
 
-__all__ = ["encoded_path", "nfc", "normalised_event", "path_value"]
+from aws_lambda_powertools.event_handler.exceptions import BadRequestError
+
+__all__ = ["encoded_path", "nfc", "normalised_event", "path_name", "path_value"]
 
 # RFC 3986's pchar, '/' and '%': what an encoded path may hold as it is.
 _PATH_SAFE = "/%!$&'()*+,;=:@"
@@ -74,3 +76,15 @@ def normalised_event(event: Mapping[str, Any]) -> dict[str, Any]:
         if event.get(name):
             changed[name] = nfc(event[name])
     return changed
+
+
+def path_name(value: str, field_name: str, forbidden: str = "#%") -> str:
+    """A path segment (already decoded by the resolver) checked for forbidden characters.
+
+    >>> path_name("DynamoDB Thread 1", "subject")
+    'DynamoDB Thread 1'
+    """
+    bad = sorted({c for c in value if c in forbidden})
+    if bad:
+        raise BadRequestError(f"{field_name}: must not contain {' or '.join(repr(c) for c in bad)}")
+    return value

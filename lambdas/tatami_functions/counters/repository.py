@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Self
 
-from tatami_functions.common.clients import aws_client
-from tatami_functions.common.dependencies import CLIENT_CONFIG
+from tatami_functions.common.clients import API_CALLS, aws_client
 from tatami_functions.common.repository import TableRepository
 from tatami_functions.counters.exceptions import CounterUnavailableError
 from tatami_functions.counters.settings import settings
@@ -29,4 +28,4 @@ class CountersRepository(TableRepository):
     @classmethod
     def _from_env(cls) -> Self:
         # One client for the three tables (the API functions' time budget, a connection per parallel read).
-        return cls(settings().require(cls.table_setting), aws_client("dynamodb", CLIENT_CONFIG))
+        return cls(settings().require(cls.table_setting), aws_client("dynamodb", API_CALLS))

@@ -25,7 +25,7 @@ app = create_resolver("the API document")
 
 
 def service_api_modules(root: Path = PACKAGE_ROOT) -> list[str]:
-    """Dotted names of the services' route modules, e.g. `tatami_functions.models.forum.api`."""
+    """Dotted names of the services' route modules, e.g. `tatami_functions.forum.api`."""
     modules = []
     for path in sorted(root.rglob("api.py")):
         parts = path.relative_to(root).with_suffix("").parts

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tatami_functions.common.clients import ClientConfig, aws_client
-
-_CONFIG = ClientConfig(max_pool_connections=32, retries={"mode": "standard", "max_attempts": 5})
+from tatami_functions.common.clients import EXPORT_CALLS, aws_client
 
 
 def client(service: str) -> Any:
     """The one client of `service` in this execution environment (thread-safe, as boto3 clients are)."""
-    return aws_client(service, _CONFIG)
+    return aws_client(service, EXPORT_CALLS)

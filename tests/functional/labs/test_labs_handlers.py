@@ -17,9 +17,9 @@ from tatami_functions.common.clients import aws_client
 from tatami_functions.common.observability import metrics
 from tatami_functions.common.repository import forget_instances
 from tatami_functions.common.tokens import PageTokenSettings
-from tatami_functions.labs.employees.settings import EmployeesSettings
-from tatami_functions.labs.invoices.settings import InvoicesSettings
-from tatami_functions.labs.replication.settings import ReplicatorSettings
+from tatami_functions.employees.settings import EmployeesSettings
+from tatami_functions.invoices.settings import InvoicesSettings
+from tatami_functions.replication.settings import ReplicatorSettings
 from tests.integration.labs.tables import lab_tables
 from tests.support.lambda_runtime import FakeContext, api_event, moto_environment, status_and_body
 
@@ -73,7 +73,7 @@ def rest(handler: Any, method: str, path: str, body: Any = None, **query: str) -
 
 
 def test_an_invoice_round_trip_through_the_handler() -> None:
-    from tatami_functions.labs.invoices.handler import handler
+    from tatami_functions.invoices.handler import handler
 
     invoice: dict[str, Any] = {"customer": {"id": "7", "name": "Max", "state": "CA"}, "date": "2024-01-01"}
     invoice |= {"due_date": "2024-01-21", "status": "Open", "balance": 10}
@@ -91,7 +91,7 @@ def test_an_invoice_round_trip_through_the_handler() -> None:
 
 
 def test_an_employee_round_trip_through_the_handler() -> None:
-    from tatami_functions.labs.employees.handler import handler
+    from tatami_functions.employees.handler import handler
 
     employee: dict[str, Any] = {"name": "Ann", "title": "Developer", "department": "Development"}
     employee |= {"city": "Austin", "state": "TX", "hire_date": "2020-02-03", "is_manager": True}
@@ -115,7 +115,7 @@ def stream_record(sequence: int, name: str, key: str, **image: Any) -> dict[str,
 
 
 def test_the_replicator_applies_in_order_and_refuses_the_past(aws: str) -> None:
-    from tatami_functions.labs.replication.handler import handler
+    from tatami_functions.replication.handler import handler
 
     put = stream_record(100, "INSERT", "request#1", bytessent={"N": "1"})
     remove = stream_record(101, "REMOVE", "request#1")
@@ -127,7 +127,7 @@ def test_the_replicator_applies_in_order_and_refuses_the_past(aws: str) -> None:
 
 
 def test_a_record_without_its_image_is_parked_not_retried(aws: str) -> None:
-    from tatami_functions.labs.replication.handler import handler
+    from tatami_functions.replication.handler import handler
 
     broken = stream_record(200, "MODIFY", "request#3")  # a stream that shows keys only
     assert handler({"Records": [broken]}, CONTEXT) == {"batchItemFailures": []}

@@ -16,17 +16,17 @@ import boto3
 import pytest
 
 from infra.constructs import forum_orders_businesses_schema as schema
+from tatami_functions.businesses import api as businesses_api
+from tatami_functions.businesses.settings import BusinessesSettings
 from tatami_functions.common import index_search, tokens
 from tatami_functions.common.clients import aws_client
 from tatami_functions.common.repository import forget_instances
 from tatami_functions.common.tokens import PageTokenSettings
-from tatami_functions.models.businesses import api as businesses_api
-from tatami_functions.models.businesses.settings import BusinessesSettings
-from tatami_functions.models.forum import api as forum_api
-from tatami_functions.models.forum.settings import ForumTables
-from tatami_functions.models.orders import api as orders_api
-from tatami_functions.models.orders.search import ORDERS
-from tatami_functions.models.orders.settings import OrdersTables
+from tatami_functions.forum import api as forum_api
+from tatami_functions.forum.settings import ForumTables
+from tatami_functions.orders import api as orders_api
+from tatami_functions.orders.search import ORDERS
+from tatami_functions.orders.settings import OrdersTables
 from tests.support.lambda_runtime import assert_400_naming, moto_environment, resolve
 from zindex import ENV as ZINDEX_ENV
 
@@ -105,7 +105,7 @@ def assert_400(result: tuple[int, dict[str, Any]], field: str) -> None:
     ("path", "query", "field"),
     [
         ("/forums", {"limit": "0"}, "limit"),
-        ("/forums", {"limit": "101"}, "limit"),
+        ("/forums", {"limit": "1001"}, "limit"),
         ("/forums", {"next": "not-a-token"}, "next"),
         ("/forums/a%23b/threads", None, "forum"),
         ("/forums/DynamoDB/threads", {"limit": "many"}, "limit"),

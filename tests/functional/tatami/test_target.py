@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from tatami.cli import main
 from tatami.target import resolve_target
-from tatami_functions.common.stack_outputs import OUTPUT_API_URL, stack_name
+from tatami_functions.stack_outputs import OUTPUT_API_URL, stack_name
 from tests.support.lambda_runtime import moto_environment
 
 

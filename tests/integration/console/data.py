@@ -13,7 +13,7 @@ import requests
 
 from tatami.local.cloud import LocalCloud
 from tatami.local.functions import FunctionPool
-from tatami_functions.common import stack_outputs
+from tatami_functions import stack_outputs
 from tests.integration.labs.tables import largest_item
 from tests.support.waiting import eventually
 

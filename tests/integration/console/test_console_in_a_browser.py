@@ -14,7 +14,7 @@ import requests
 from PIL import Image
 from playwright.sync_api import Browser, Page
 
-from tatami_functions.common import stack_outputs
+from tatami_functions import stack_outputs
 from tests.integration.console.conftest import Console, Watched, check, watch
 from tests.integration.console.data import CITIES, search_all
 

@@ -11,7 +11,7 @@ import pytest
 import requests
 
 from tatami.local.cloud import LocalCloud
-from tatami_functions.common import stack_outputs
+from tatami_functions import stack_outputs
 from tests.integration.counters.cloud_helpers import create, increment, rollup_settled, value
 from tests.support.waiting import eventually
 

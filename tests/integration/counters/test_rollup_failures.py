@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from tatami.local.cloud import LocalCloud
-from tatami_functions.common import stack_outputs
+from tatami_functions import stack_outputs
 from tatami_functions.counters.counters_table import parse_rollup
 from tests.integration.counters.cloud_helpers import create, increment, rollup_settled
 from tests.support.waiting import eventually

@@ -12,7 +12,7 @@ import pytest
 from tatami.local import engines
 from tatami.local.cloud import LocalCloud
 from tatami.local.intrinsics import LOCAL_REGION
-from tatami_functions.common import stack_outputs
+from tatami_functions import stack_outputs
 from tatami_functions.common.clients import aws_client
 from tatami_functions.common.repository import forget_instances
 from tatami_functions.counters.counters_table import CountersTable, parse_rollup

@@ -30,7 +30,7 @@ from tatami.local.faults import FAULTS_ENV, FaultPlan
 from tatami.olap.exports import fetch, latest_summary
 from tatami.samples.ip_ranges import DATA
 from tatami.target import cloud_target
-from tatami_functions.common import stack_outputs
+from tatami_functions import stack_outputs
 from tatami_functions.ip_lookup.keys import partition_key
 from tatami_functions.olap.settings import ExportSettings
 

@@ -12,8 +12,8 @@ import uuid
 from typing import Any
 
 from tatami.local.cloud import LocalCloud
-from tatami_functions.common import stack_outputs
-from tatami_functions.labs.replication.records import live
+from tatami_functions import stack_outputs
+from tatami_functions.replication.records import live
 from tests.integration.faults.conftest import injected
 from tests.integration.labs.tables import largest_item
 from tests.support.waiting import eventually

@@ -16,7 +16,7 @@ import requests
 
 from tatami.local.cloud import LocalCloud
 from tatami.local.engines import DYNAMODB_LOCAL
-from tatami_functions.common import stack_outputs
+from tatami_functions import stack_outputs
 from tests.support.waiting import eventually
 
 

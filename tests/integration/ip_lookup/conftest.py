@@ -13,9 +13,9 @@ import pytest
 from tatami.ip_loader.load import LoadOptions, LoadSummary, load, prepare
 from tatami.ip_loader.store import RangesStore
 from tatami.target import Target
-from tatami_functions.common.stack_outputs import OUTPUT_IP_RANGES_TABLE
 from tatami_functions.ip_lookup.lookup import PointerCache
 from tatami_functions.ip_lookup.repository import RangesTable
+from tatami_functions.stack_outputs import OUTPUT_IP_RANGES_TABLE
 from tests.unit.ip_lookup.ranges_oracle import Range, write_csv
 
 

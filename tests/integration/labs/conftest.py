@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tatami_functions.common import stack_outputs
+from tatami_functions import stack_outputs
 from tests.integration.labs.tables import create_lab_table
 from tests.support.models_workshop import Recorder
 
@@ -31,9 +31,9 @@ class Labs:
 def labs(dynamodb_local: str) -> Labs:
     from tatami.local import engines
     from tatami.samples.labs import employees, invoices
-    from tatami_functions.labs.employees.repository import EmployeesTable
-    from tatami_functions.labs.invoices.models import InvoiceIn
-    from tatami_functions.labs.invoices.repository import InvoicesTable
+    from tatami_functions.employees.repository import EmployeesTable
+    from tatami_functions.invoices.models import InvoiceIn
+    from tatami_functions.invoices.repository import InvoicesTable
 
     client = engines.dynamodb_client(dynamodb_local)
     prefix = f"labs-{uuid.uuid4().hex[:6]}"

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from tatami_functions.labs.employees.exceptions import EmployeeNotFoundError
-from tatami_functions.labs.employees.models import EmployeeIn
-from tatami_functions.labs.employees.queries import plan
-from tatami_functions.labs.employees.repository import EmployeesTable
+from tatami_functions.employees.exceptions import EmployeeNotFoundError
+from tatami_functions.employees.models import EmployeeIn
+from tatami_functions.employees.queries import plan
+from tatami_functions.employees.repository import EmployeesTable
 from tests.integration.labs.conftest import Labs
 
 SOFTWARE_ENGINEERS = [  # the workshop's `query_employees.py employees current_title 'Software Engineer'`

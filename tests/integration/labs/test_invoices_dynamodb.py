@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from tatami_functions.labs.invoices.exceptions import InvoiceConflictError, InvoiceNotFoundError
-from tatami_functions.labs.invoices.items import BILL, CUSTOMER, key
-from tatami_functions.labs.invoices.models import InvoiceIn
-from tatami_functions.labs.invoices.repository import InvoicesTable
+from tatami_functions.invoices.exceptions import InvoiceConflictError, InvoiceNotFoundError
+from tatami_functions.invoices.items import BILL, CUSTOMER, key
+from tatami_functions.invoices.models import InvoiceIn
+from tatami_functions.invoices.repository import InvoicesTable
 from tests.integration.labs.conftest import Labs
 
 

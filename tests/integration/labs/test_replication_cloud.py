@@ -19,13 +19,13 @@ from typing import Any
 import pytest
 
 from tatami.local.cloud import LocalCloud
-from tatami_functions.common import stack_outputs
-from tatami_functions.labs.replication.records import live
+from tatami_functions import stack_outputs
+from tatami_functions.replication.records import live
 from tests.integration.labs.tables import largest_item
 from tests.support.streams import stream_records
 from tests.support.waiting import eventually
 
-HANDLER = "tatami_functions.labs.replication.handler.handler"
+HANDLER = "tatami_functions.replication.handler.handler"
 OPERATIONS, KEYS, WRITERS = 2000, 250, 8
 
 

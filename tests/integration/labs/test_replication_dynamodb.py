@@ -14,11 +14,11 @@ import boto3
 import pytest
 
 from tatami.local import engines
-from tatami_functions.common import stack_outputs
-from tatami_functions.labs.replication import apply, parking
-from tatami_functions.labs.replication.records import DELETED, live
-from tatami_functions.labs.replication.repository import ReplicaTable
-from tatami_functions.labs.replication.settings import ReplicatorSettings
+from tatami_functions import stack_outputs
+from tatami_functions.replication import apply, parking
+from tatami_functions.replication.records import DELETED, live
+from tatami_functions.replication.repository import ReplicaTable
+from tatami_functions.replication.settings import ReplicatorSettings
 from tests.integration.labs.tables import create_lab_table, largest_item
 from tests.support.streams import stream_records
 

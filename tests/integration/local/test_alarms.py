@@ -10,7 +10,7 @@ from typing import Any
 import requests
 
 from tatami.local.cloud import LocalCloud
-from tatami_functions.common import stack_outputs
+from tatami_functions import stack_outputs
 from tatami_functions.common.metric_names import ROLLUP_LAG
 from tatami_functions.counters.shards_table import KEY
 from tests.integration.counters.cloud_helpers import create, increment

@@ -14,9 +14,9 @@ import pytest
 
 from infra.constructs.forum_orders_businesses_schema import BUSINESSES
 from tatami.samples.models_forum_orders import business_data
-from tatami_functions.models.businesses.exceptions import BusinessNotFoundError
-from tatami_functions.models.businesses.models import Business, location_levels
-from tatami_functions.models.businesses.repository import BusinessesRepository
+from tatami_functions.businesses.exceptions import BusinessNotFoundError
+from tatami_functions.businesses.models import Business, location_levels
+from tatami_functions.businesses.repository import BusinessesRepository
 from tests.integration.models.forum_orders_support import Recorder, create_tables, local_client
 
 DATA = business_data()

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from tatami.samples.models_workshop import sample_data
-from tatami_functions.models.carts.exceptions import CartNotFoundError
-from tatami_functions.models.carts.models import ITEMS, ItemField, assemble
-from tatami_functions.models.carts.repository import (
+from tatami_functions.carts.exceptions import CartNotFoundError
+from tatami_functions.carts.models import ITEMS, ItemField, assemble
+from tatami_functions.carts.repository import (
     INDEX,
     SHIP_TO_STATE_PARTITION,
     CartsTable,

@@ -14,11 +14,11 @@ import pytest
 from tatami.local.assembly import TableSpec
 from tatami.local.provision import create_table_request
 from tatami_functions.common.instants import EARLIEST, LATEST
-from tatami_functions.models.devices.exceptions import LogConflictError, LogNotFoundError
-from tatami_functions.models.devices.items import Reads, to_item
-from tatami_functions.models.devices.logs import new_log, since
-from tatami_functions.models.devices.models import DeviceLog, Level, LogIn
-from tatami_functions.models.devices.repository import (
+from tatami_functions.devices.exceptions import LogConflictError, LogNotFoundError
+from tatami_functions.devices.items import Reads, to_item
+from tatami_functions.devices.logs import new_log, since
+from tatami_functions.devices.models import DeviceLog, Level, LogIn
+from tatami_functions.devices.repository import (
     ESCALATION_INDEX,
     OPERATOR_INDEX,
     SHARD_INDEX,

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from tatami_functions.models.documents.exceptions import DocumentNotFoundError, ReportIdTakenError
-from tatami_functions.models.documents.models import DocumentStatus, query_read_units, status_with_created_on
-from tatami_functions.models.documents.repository import INDEX, DocumentsTable
+from tatami_functions.documents.exceptions import DocumentNotFoundError, ReportIdTakenError
+from tatami_functions.documents.models import DocumentStatus, query_read_units, status_with_created_on
+from tatami_functions.documents.repository import INDEX, DocumentsTable
 from tests.support import models_workshop
 from tests.support.models_workshop import Workshop
 

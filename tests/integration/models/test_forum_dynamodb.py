@@ -13,10 +13,10 @@ import pytest
 
 from infra.constructs.forum_orders_businesses_schema import FORUMS, REPLIES, THREADS
 from tatami.samples.models_forum_orders import forum_items
-from tatami_functions.models.forum import service
-from tatami_functions.models.forum.exceptions import InvalidItemError, ThreadNotFoundError
-from tatami_functions.models.forum.repository import ForumRepository, ReplyQuery
-from tatami_functions.models.forum.settings import ForumTables
+from tatami_functions.forum import service
+from tatami_functions.forum.exceptions import InvalidItemError, ThreadNotFoundError
+from tatami_functions.forum.repository import ForumRepository, ReplyQuery
+from tatami_functions.forum.settings import ForumTables
 from tests.integration.models.forum_orders_support import Recorder, create_tables, local_client
 
 SEED = forum_items()

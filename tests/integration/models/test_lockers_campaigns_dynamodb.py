@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from tatami_functions.models.campaigns.intersect import LOWEST, SortedIds, intersect
-from tatami_functions.models.campaigns.models import INDEXES, conditions
-from tatami_functions.models.campaigns.repository import CampaignUsersTable, IndexReads
-from tatami_functions.models.lockers.exceptions import LockerNotFoundError
-from tatami_functions.models.lockers.models import Locker, area_prefix
-from tatami_functions.models.lockers.repository import LockersTable
+from tatami_functions.campaigns.intersect import LOWEST, SortedIds, intersect
+from tatami_functions.campaigns.models import INDEXES, conditions
+from tatami_functions.campaigns.repository import CampaignUsersTable, IndexReads
+from tatami_functions.lockers.exceptions import LockerNotFoundError
+from tatami_functions.lockers.models import Locker, area_prefix
+from tatami_functions.lockers.repository import LockersTable
 from tests.support import models_workshop
 from tests.support.models_workshop import Workshop
 

@@ -18,7 +18,7 @@ import requests
 from tatami.local.cloud import LocalCloud
 from tatami.local.filters import matches_any
 from tatami.samples.models_workshop import load_into, sample_data
-from tatami_functions.models.devices.archive import object_key
+from tatami_functions.devices.archive import object_key
 
 SEED_CART = sample_data()["carts"]["MAX"]
 

@@ -18,11 +18,11 @@ import pytest
 
 from infra.constructs.forum_orders_businesses_schema import CUSTOMERS, ORDERS
 from tatami_functions.common.instants import instant, just_before
-from tatami_functions.models.orders import service
-from tatami_functions.models.orders.exceptions import CustomerNotFoundError, OrderExistsError
-from tatami_functions.models.orders.models import CustomerOrdersQuery, NewOrder, Status, StatusOrdersQuery
-from tatami_functions.models.orders.repository import OrdersRepository
-from tatami_functions.models.orders.settings import OrdersTables
+from tatami_functions.orders import service
+from tatami_functions.orders.exceptions import CustomerNotFoundError, OrderExistsError
+from tatami_functions.orders.models import CustomerOrdersQuery, NewOrder, Status, StatusOrdersQuery
+from tatami_functions.orders.repository import OrdersRepository
+from tatami_functions.orders.settings import OrdersTables
 from tests.integration.models.forum_orders_support import Recorder, create_tables, local_client
 
 NOW = datetime(2024, 6, 1, 12, tzinfo=UTC)

@@ -12,7 +12,7 @@ from urllib.parse import quote
 import requests
 
 from tatami.local.cloud import LocalCloud
-from tatami_functions.common import stack_outputs
+from tatami_functions import stack_outputs
 
 
 def nfd(text: str) -> str:

@@ -11,10 +11,10 @@ from typing import Any
 from tatami.ip_loader.load import LoadOptions, load, prepare
 from tatami.ip_loader.store import RangesStore
 from tatami_functions.counters.sharding import shard_key
-from tatami_functions.models.devices.models import DeviceLog, Level
-from tatami_functions.models.devices.repository import DeviceLogsTable
-from tatami_functions.models.orders.repository import OrdersRepository
-from tatami_functions.models.orders.settings import OrdersTables
+from tatami_functions.devices.models import DeviceLog, Level
+from tatami_functions.devices.repository import DeviceLogsTable
+from tatami_functions.orders.repository import OrdersRepository
+from tatami_functions.orders.settings import OrdersTables
 
 VOTES = [("votes-A", 0, 3), ("votes-A", 1, 2), ("votes-A", 2, 4), ("votes-A", 2, 1), ("votes-B", 0, 7)]
 RANGES_CSV = """start,end,country,asn

@@ -15,8 +15,8 @@ from click.testing import CliRunner
 from tatami.local.cloud import LocalCloud
 from tatami.olap.exports import latest_summary
 from tatami.target import cloud_target
-from tatami_functions.common.stack_outputs import OUTPUT_OLAP_BUCKET, OUTPUT_OLAP_TABLES
 from tatami_functions.olap.tables import DECLARED, table_key
+from tatami_functions.stack_outputs import OUTPUT_OLAP_BUCKET, OUTPUT_OLAP_TABLES
 
 pytestmark = pytest.mark.integration
 olap_command = importlib.import_module("tatami.commands.olap")  # the package exports the command

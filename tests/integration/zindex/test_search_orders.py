@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tatami_functions.models.orders.search import ORDERS, TOTAL_CEILING
+from tatami_functions.orders.search import ORDERS, TOTAL_CEILING
 from tests.support.zindex import brute_force, create_table, search_all, searcher_on, write_indexed
 from zindex import IndexedTable, SearchQuery
 from zindex.analyze import analyze

@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
-from tatami_functions.common import listing, tokens
+from tatami_functions.common import paging, tokens
 from tatami_functions.common.repository import forget_instances
 from tatami_functions.common.tokens import encode_token
-from tatami_functions.labs.employees.api import app as employees
-from tatami_functions.labs.employees.settings import EmployeesSettings
-from tatami_functions.labs.invoices.api import app as invoices
-from tatami_functions.labs.invoices.settings import InvoicesSettings
+from tatami_functions.employees.api import app as employees
+from tatami_functions.employees.settings import EmployeesSettings
+from tatami_functions.invoices.api import app as invoices
+from tatami_functions.invoices.settings import InvoicesSettings
 from tests.support.lambda_runtime import assert_400_naming, resolve
 
 FORGED = "eyJQSyI6IkMjMSJ9.AAAA"
@@ -56,7 +56,7 @@ CASES = [
     (invoices, "DELETE", "/invoices/a b", None, None, "id"),
     (invoices, "GET", "/customers/1249/invoices", {"limit": "0"}, None, "limit"),
     (invoices, "GET", "/customers/1249/invoices", {"next": FORGED}, None, "next"),
-    (invoices, "GET", "/bills/3392", {"limit": "101"}, None, "limit"),
+    (invoices, "GET", "/bills/3392", {"limit": "1001"}, None, "limit"),
     (invoices, "GET", "/bills/3392", {"next": FORGED}, None, "next"),
     (employees, "GET", "/employees", {"city": "Dallas"}, None, "city"),
     (employees, "GET", "/employees", {"department": "Support"}, None, "department"),
@@ -91,9 +91,9 @@ def test_bad_input_is_a_400_naming_the_field(
 @pytest.mark.parametrize(
     ("app", "path", "query", "issued_for"),
     [
-        (invoices, "/customers/1420/invoices", {}, listing.scope("labs.customer.invoices", key="C#1249")),
-        (invoices, "/bills/3392", {}, listing.scope("labs.customer.invoices", key="C#3392")),
-        (employees, "/employees", {"state": "WA"}, listing.scope("labs.employees.managers")),
+        (invoices, "/customers/1420/invoices", {}, paging.scope("labs.customer.invoices", key="C#1249")),
+        (invoices, "/bills/3392", {}, paging.scope("labs.customer.invoices", key="C#3392")),
+        (employees, "/employees", {"state": "WA"}, paging.scope("labs.employees.managers")),
     ],
 )
 def test_a_genuine_token_for_another_query_is_refused(

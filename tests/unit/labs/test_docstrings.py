@@ -7,12 +7,12 @@ from types import ModuleType
 
 import pytest
 
-from tatami_functions.labs import versioned
-from tatami_functions.labs.employees import items as employee_items
-from tatami_functions.labs.employees import models as employee_models
-from tatami_functions.labs.employees import queries
-from tatami_functions.labs.invoices import items as invoice_items
-from tatami_functions.labs.replication import parking, records
+from tatami_functions.common import versioned
+from tatami_functions.employees import items as employee_items
+from tatami_functions.employees import models as employee_models
+from tatami_functions.employees import queries
+from tatami_functions.invoices import items as invoice_items
+from tatami_functions.replication import parking, records
 
 MODULES = [employee_items, employee_models, queries, invoice_items, records, parking, versioned]
 

@@ -6,8 +6,8 @@ from datetime import date
 
 import pytest
 
-from tatami_functions.common.listing import low_level
-from tatami_functions.labs.employees.items import (
+from tatami_functions.common.attribute_values import low_level
+from tatami_functions.employees.items import (
     MANAGERS,
     OVERLOADED,
     PLACES,
@@ -15,8 +15,8 @@ from tatami_functions.labs.employees.items import (
     employee_view,
     hit_view,
 )
-from tatami_functions.labs.employees.models import EmployeeIn, from_csv_row
-from tatami_functions.labs.employees.queries import QuestionError, plan
+from tatami_functions.employees.models import EmployeeIn, from_csv_row
+from tatami_functions.employees.queries import QuestionError, plan
 
 DALE = (
     "40,Dale Marlin,IT Support Manager,Support,Chicago,IL,1989-01-18,2014-10-19,"

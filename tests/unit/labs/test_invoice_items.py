@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from tatami_functions.common.listing import low_level
-from tatami_functions.labs.invoices.items import invoice_items, invoice_view, split_related
-from tatami_functions.labs.invoices.models import InvoiceIn
+from tatami_functions.common.attribute_values import low_level
+from tatami_functions.invoices.items import invoice_items, invoice_view, split_related
+from tatami_functions.invoices.models import InvoiceIn
 
 BODY: dict[str, Any] = {
     "customer": {"id": "1249", "name": "Britte Rhubottom", "state": "NC"},

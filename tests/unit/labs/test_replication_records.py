@@ -8,8 +8,8 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tatami_functions.labs.replication.parking import parked_message
-from tatami_functions.labs.replication.records import (
+from tatami_functions.replication.parking import parked_message
+from tatami_functions.replication.records import (
     DELETED,
     EXPIRES,
     VERSION,

@@ -1,11 +1,11 @@
-"""tatami_functions.models.businesses: a listing's location is whole or absent; drill-down conditions
+"""tatami_functions.businesses: a listing's location is whole or absent; drill-down conditions
 by level."""
 
 import pytest
 from pydantic import ValidationError
 
-from tatami_functions.models.businesses.models import Business, location_levels
-from tatami_functions.models.businesses.repository import location_condition
+from tatami_functions.businesses.models import Business, location_levels
+from tatami_functions.businesses.repository import location_condition
 
 
 def test_a_location_is_whole_or_absent() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tatami_functions.models.campaigns.intersect import LOWEST, SortedIds, intersect
+from tatami_functions.campaigns.intersect import LOWEST, SortedIds, intersect
 
 
 class FakeIndex:

@@ -14,11 +14,11 @@ from botocore.exceptions import ClientError
 from pydantic import ValidationError
 
 from tatami_functions.common.instants import instant as timestamp
-from tatami_functions.models.devices import archive
-from tatami_functions.models.devices.items import from_item, to_item, update_expression
-from tatami_functions.models.devices.logs import DAY_SECONDS, new_log, since, window
-from tatami_functions.models.devices.models import DeviceLog, Level, LogIn, sort_key
-from tatami_functions.models.devices.settings import ArchiveSettings
+from tatami_functions.devices import archive
+from tatami_functions.devices.items import from_item, to_item, update_expression
+from tatami_functions.devices.logs import DAY_SECONDS, new_log, since, window
+from tatami_functions.devices.models import DeviceLog, Level, LogIn, sort_key
+from tatami_functions.devices.settings import ArchiveSettings
 
 
 def test_the_seed_sort_key_and_a_canonical_timestamp() -> None:

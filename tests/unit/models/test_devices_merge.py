@@ -1,4 +1,4 @@
-"""tatami_functions.models.devices.merge: paging a newest-first merge never skips, repeats or reorders."""
+"""tatami_functions.devices.merge: paging a newest-first merge never skips, repeats or reorders."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tatami_functions.models.devices.merge import Order, Stream, merge_page
+from tatami_functions.devices.merge import Order, Stream, merge_page
 
 ORDER = Order[tuple[int, str, bool]](
     of_item=lambda item: item[0],

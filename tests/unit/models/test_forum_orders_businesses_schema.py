@@ -1,9 +1,9 @@
 """The repositories name the same keys and indexes as the key schemas the stack is built from."""
 
 from infra.constructs import forum_orders_businesses_schema as schema
-from tatami_functions.models.businesses import repository as businesses
-from tatami_functions.models.forum import repository as forum
-from tatami_functions.models.orders import keys as orders
+from tatami_functions.businesses import repository as businesses
+from tatami_functions.forum import repository as forum
+from tatami_functions.orders import keys as orders
 
 
 def _index_keys(index: schema.IndexSchema, table: schema.TableSchema) -> tuple[str, ...]:

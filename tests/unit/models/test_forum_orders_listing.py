@@ -1,4 +1,4 @@
-"""tatami_functions.common.listing: bounds, key conditions, page cuts, plain JSON values."""
+"""tatami_functions.common.paging: bounds, key conditions, page cuts, plain JSON values."""
 
 from datetime import datetime
 from decimal import Decimal
@@ -6,16 +6,11 @@ from decimal import Decimal
 import pytest
 from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 
-from tatami_functions.common.listing import (
-    ReadStats,
-    bounds,
-    cut,
-    low_level,
-    path_name,
-    plain,
-    range_condition,
-    scope,
-)
+from tatami_functions.common.attribute_values import low_level, plain
+from tatami_functions.common.instants import bounds
+from tatami_functions.common.paging import ReadStats, cut, scope
+from tatami_functions.common.repository import range_condition
+from tatami_functions.common.text import path_name
 
 
 def test_inverted_bounds_are_a_400_naming_the_lower_one() -> None:

@@ -13,20 +13,20 @@ from urllib.parse import quote
 
 import pytest
 
+from tatami_functions.campaigns.api import app as campaigns
+from tatami_functions.campaigns.settings import CampaignsSettings
+from tatami_functions.carts.api import app as carts
+from tatami_functions.carts.settings import CartsSettings
 from tatami_functions.common import tokens
 from tatami_functions.common.repository import forget_instances
 from tatami_functions.common.tokens import encode_token
-from tatami_functions.models.campaigns.api import app as campaigns
-from tatami_functions.models.campaigns.settings import CampaignsSettings
-from tatami_functions.models.carts.api import app as carts
-from tatami_functions.models.carts.settings import CartsSettings
-from tatami_functions.models.devices.api import app as devices
-from tatami_functions.models.devices.logs import scope
-from tatami_functions.models.devices.settings import DeviceLogsSettings
-from tatami_functions.models.documents.api import app as documents
-from tatami_functions.models.documents.settings import DocumentsSettings
-from tatami_functions.models.lockers.api import app as lockers
-from tatami_functions.models.lockers.settings import LockersSettings
+from tatami_functions.devices.api import app as devices
+from tatami_functions.devices.logs import scope
+from tatami_functions.devices.settings import DeviceLogsSettings
+from tatami_functions.documents.api import app as documents
+from tatami_functions.documents.settings import DocumentsSettings
+from tatami_functions.lockers.api import app as lockers
+from tatami_functions.lockers.settings import LockersSettings
 from tests.support.lambda_runtime import assert_400_naming, resolve
 
 # Every model function's table (and the documents' bucket) names none that exists.

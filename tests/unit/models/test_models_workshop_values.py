@@ -9,7 +9,7 @@ import pytest
 from pydantic import ValidationError
 
 from tatami.samples.models_workshop import sample_data
-from tatami_functions.models.carts.models import (
+from tatami_functions.carts.models import (
     ItemField,
     ShipToIn,
     assemble,
@@ -17,8 +17,9 @@ from tatami_functions.models.carts.models import (
     item_row,
     ship_to_row,
 )
-from tatami_functions.models.documents.bodies import pack, unpack
-from tatami_functions.models.documents.models import (
+from tatami_functions.common.prefectures import PREFECTURES, check_prefecture
+from tatami_functions.documents.bodies import pack, unpack
+from tatami_functions.documents.models import (
     INLINE_MAX_BYTES,
     MAX_DOCUMENT_BYTES,
     DocumentIn,
@@ -27,8 +28,7 @@ from tatami_functions.models.documents.models import (
     query_read_units,
     status_with_created_on,
 )
-from tatami_functions.models.lockers.models import area_prefix, normalize_location
-from tatami_functions.models.lockers.prefectures import PREFECTURES, check_prefecture
+from tatami_functions.lockers.models import area_prefix, normalize_location
 
 SEED_CART = sample_data()["carts"]["MAX"]  # the seed's JSON, verbatim
 

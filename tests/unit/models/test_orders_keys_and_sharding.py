@@ -1,4 +1,4 @@
-"""tatami_functions.models.orders: derived keys, key conditions, and the sharded merge's pagination."""
+"""tatami_functions.orders: derived keys, key conditions, and the sharded merge's pagination."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tatami_functions.common.listing import Item, ReadStats
-from tatami_functions.models.orders import keys
-from tatami_functions.models.orders.models import CustomerOrdersQuery, Status
-from tatami_functions.models.orders.sharded import ShardPage, merged_page
+from tatami_functions.common.paging import Item, ReadStats
+from tatami_functions.orders import keys
+from tatami_functions.orders.models import CustomerOrdersQuery, Status
+from tatami_functions.orders.sharded import ShardPage, merged_page
 
 KEY = keys.INDEX_KEYS[keys.STATUS_ORDERS]
 

@@ -18,7 +18,8 @@ from botocore.exceptions import (
 
 from tatami_functions.common import dependencies
 from tatami_functions.common.api import create_resolver
-from tatami_functions.common.dependencies import CLIENT_CONFIG, DependencyError, failure, worst_case_seconds
+from tatami_functions.common.clients import API_CALLS
+from tatami_functions.common.dependencies import DependencyError, failure, worst_case_seconds
 from tests.support.lambda_runtime import FakeContext, api_event
 
 ENDPOINT = "http://10.1.2.3:8000/"
@@ -86,7 +87,7 @@ def test_a_services_own_error_is_answered_with_its_message_and_retry_after() -> 
 
 
 def test_a_frozen_dependency_is_given_up_on_inside_an_api_functions_10_s() -> None:
-    assert worst_case_seconds(CLIENT_CONFIG) < 10  # tests/infra checks every API function's timeout
+    assert worst_case_seconds(API_CALLS) < 10  # tests/infra checks every API function's timeout
 
 
 def test_examples() -> None:

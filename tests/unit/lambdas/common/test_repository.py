@@ -11,8 +11,7 @@ import pytest
 from botocore.exceptions import ClientError, EndpointConnectionError
 
 from tatami_functions.common import repository
-from tatami_functions.common.clients import ClientConfig
-from tatami_functions.common.dependencies import CLIENT_CONFIG
+from tatami_functions.common.clients import API_CALLS, ClientConfig
 from tatami_functions.common.repository import CONDITION_FAILED, TableRepository, forget_instances
 from tatami_functions.common.settings import SettingsError, TableSettings, variable
 
@@ -146,7 +145,7 @@ def test_the_client_is_created_on_first_use_with_the_config_and_kept(monkeypatch
     assert made == []  # nothing at construction: a cold start pays only for what it uses
     assert things.client is things.client
     assert sharded.client is not things.client
-    assert made == [("dynamodb", CLIENT_CONFIG.config), ("dynamodb", Sharded.client_config.config)]
+    assert made == [("dynamodb", API_CALLS.config), ("dynamodb", Sharded.client_config.config)]
 
 
 def test_an_injected_client_is_used_as_is(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 from boto3.dynamodb.types import Binary, TypeSerializer
 
 from tatami_functions.common.stream_images import plain_image, wire_image
-from tatami_functions.models.devices.archive import expired_log
+from tatami_functions.devices.archive import expired_log
 
 ITEM = {
     "id": "d1",

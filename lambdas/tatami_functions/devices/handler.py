@@ -1,0 +1,25 @@
+"""Lambda entry points of the device-logs model: the API and the TTL archiver (stream)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from tatami_functions.common.observability import logger, tracer
+from tatami_functions.devices.api import app
+from tatami_functions.devices.archive import handle_batch
+
+
+@logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)
+@tracer.capture_lambda_handler
+def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    return app.resolve(event, context)
+
+
+@logger.inject_lambda_context
+@tracer.capture_lambda_handler
+def archive(event: dict[str, Any], context: LambdaContext) -> PartialItemFailureResponse:
+    return handle_batch(event, context)
