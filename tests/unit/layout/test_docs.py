@@ -166,6 +166,13 @@ def test_every_relative_link_resolves(page: Path, target: str) -> None:
         assert anchor in anchors(file), f"{relative(page)}: {relative(file)} has no heading #{anchor}"
 
 
+@pytest.mark.parametrize("page", PAGES, ids=relative)
+def test_inline_code_stays_on_one_line(page: Path) -> None:
+    """The checks below read inline code line by line: a span across a line break would be missed."""
+    split = [line for line in FENCE.sub("", page.read_text()).splitlines() if line.count("`") % 2]
+    assert not split, f"{relative(page)}: inline code broken across lines: {split}"
+
+
 def test_the_pages_show_commands() -> None:
     """The parsing below finds what it checks (a broken pattern would check nothing)."""
     assert {".venv/bin/tatami", "make"} <= {program(line) for _, line in COMMANDS}
