@@ -249,7 +249,7 @@ def status(iam_report: bool) -> None:
 )
 def alarms(everything: bool) -> None:
     """The template's alarms as the running local cloud evaluates them: state, name, what each watches
-    and why it is in its state (the README's runbook says what to do)."""
+    and why it is in its state (docs/runbook.md says what to do)."""
     found = _control(_running_state(), "alarms")
     if not isinstance(found, list):
         raise click.ClickException(f"the local cloud did not answer: {found['unavailable']}")
