@@ -20,7 +20,7 @@ SEED = sample_data()["carts"]["MAX"]
 @pytest.fixture
 def carts(workshop: Workshop) -> CartsRepository:
     workshop.recorder.clear()
-    return CartsRepository(workshop.table("CartsRepositoryName"), client=workshop.client)
+    return CartsRepository(workshop.table("CartsTableName"), client=workshop.client)
 
 
 def test_maxs_cart_is_one_query_and_reassembles_the_seed_json(

@@ -23,7 +23,7 @@ SEED_ITEMS, SEED_ITEM_KB = 50, 256  # "1アイテムの平均サイズは256KB .
 @pytest.fixture(scope="module")
 def fifty_reports(workshop: Workshop) -> tuple[DocumentsRepository, str]:
     """The seed's user: 50 documents of 256 KB each (bodies in S3, so the items stay small)."""
-    documents = DocumentsRepository(workshop.table("DocumentsRepositoryName"), client=workshop.client)
+    documents = DocumentsRepository(workshop.table("DocumentsTableName"), client=workshop.client)
     for n in range(SEED_ITEMS):
         documents.put(
             {
@@ -55,7 +55,7 @@ def test_listing_50_documents_from_the_gsi_costs_1_rcu(
 
 def test_the_seeds_first_design_costs_1600_rcu_for_the_same_list(workshop: Workshop) -> None:
     """user_id + status_with_created_on keys, body inside: a Query reads every body (seed: 1,600 RCU)."""
-    client, name = workshop.client, f"{workshop.table('DocumentsRepositoryName')}-seed-design"
+    client, name = workshop.client, f"{workshop.table('DocumentsTableName')}-seed-design"
     client.create_table(
         TableName=name,
         KeySchema=[

@@ -20,7 +20,7 @@ workshop = models_workshop.workshop  # the session fixture: model tables on Dyna
 @pytest.fixture
 def lockers(workshop: Workshop) -> LockersRepository:
     workshop.recorder.clear()
-    return LockersRepository(workshop.table("LockersRepositoryName"), client=workshop.client)
+    return LockersRepository(workshop.table("LockersTableName"), client=workshop.client)
 
 
 def ids(found: list[dict[str, str]]) -> list[str]:
@@ -57,7 +57,7 @@ def test_a_locker_moves_in_one_transaction_and_is_found_by_id(
 
 
 def test_campaign_candidates_intersect_the_three_selective_gsis(workshop: Workshop) -> None:
-    users = CampaignUsersRepository(workshop.table("CampaignUsersRepositoryName"), client=workshop.client)
+    users = CampaignUsersRepository(workshop.table("CampaignUsersTableName"), client=workshop.client)
     reads = IndexReads()
     asked = conditions(prefecture="千葉県", birth_month=12, order_month=12)
     workshop.recorder.clear()
@@ -70,7 +70,7 @@ def test_campaign_candidates_intersect_the_three_selective_gsis(workshop: Worksh
 
 
 def test_a_campaign_profile_is_one_getitem(workshop: Workshop) -> None:
-    users = CampaignUsersRepository(workshop.table("CampaignUsersRepositoryName"), client=workshop.client)
+    users = CampaignUsersRepository(workshop.table("CampaignUsersTableName"), client=workshop.client)
     workshop.recorder.clear()
     assert users.profile("TOM") == {"user_id": "TOM", "prefecture": "千葉県", "last_order_month": 12}
     assert workshop.recorder.operations() == [("GetItem", None)]
