@@ -70,7 +70,7 @@ class CampaignUsersRepository(TableRepository):
     def seeker(self, condition: Condition, reads: IndexReads) -> Seek:
         """A seek on the condition's index: the ids >= a bound among users meeting `condition`."""
         index = INDEXES[condition.name]
-        attribute = index.partition_key
+        attribute, (_, user) = index.partition_key, index.key_names  # each index sorts by the user id
         value = {attribute.type: str(condition.value)}
 
         def seek(low: str, limit: int) -> tuple[list[str], bool]:
@@ -79,7 +79,7 @@ class CampaignUsersRepository(TableRepository):
                 "query",
                 TableName=self.table_name,
                 IndexName=index.name,
-                KeyConditionExpression="#attribute = :value" + (f" AND {USER} >= :low" if bounded else ""),
+                KeyConditionExpression="#attribute = :value" + (f" AND {user} >= :low" if bounded else ""),
                 ExpressionAttributeNames={"#attribute": attribute.name},
                 ExpressionAttributeValues={":value": value, **({":low": {"S": low}} if bounded else {})},
                 Limit=limit,
@@ -90,7 +90,7 @@ class CampaignUsersRepository(TableRepository):
                 reads.items_read.get(condition.name, 0) + response["ScannedCount"]
             )
             reads.consumed_rcu += float(response.get("ConsumedCapacity", {}).get("CapacityUnits", 0.0))
-            return [item[USER]["S"] for item in response["Items"]], "LastEvaluatedKey" in response
+            return [item[user]["S"] for item in response["Items"]], "LastEvaluatedKey" in response
 
         return seek
 
