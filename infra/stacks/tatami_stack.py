@@ -9,6 +9,7 @@ from typing import Any
 from aws_cdk import CfnOutput, Stack
 from constructs import Construct
 
+from infra.constructs.buckets import WorkshopBucket
 from infra.constructs.forum_orders_businesses import BusinessesModel, ForumModel, OrdersModel
 from infra.constructs.ip_lookup import IpLookup, LookupCache
 from infra.constructs.labs import EmployeesLab, InvoicesLab, StreamReplica
@@ -21,6 +22,10 @@ from infra.constructs.service_api import ApiAuth, Route, ServiceApi
 from infra.constructs.service_function import ServiceFunction, SharedLayers
 from infra.constructs.sharded_counter import ShardedCounters
 from infra.constructs.shared import Shared
+from infra.services.campaigns import CampaignsService
+from infra.services.carts import CartsService
+from infra.services.documents import DocumentsService
+from infra.services.lockers import LockersService
 from tatami_functions import stack_outputs
 
 
@@ -67,7 +72,21 @@ class TatamiStack(Stack):
         ForumModel(self, "ForumModel", shared=self.shared)
         OrdersModel(self, "OrdersModel", shared=self.shared)
         BusinessesModel(self, "BusinessesModel", shared=self.shared)
-        ModelsWorkshop(self, "Workshop", shared=self.shared)
+        # Seed 004's services share one scope (their resources keep the logical IDs they were deployed
+        # with, "Workshop...") and one bucket (document bodies, the device logs' archive).
+        workshop = Construct(self, "Workshop")
+        workshop_bucket = WorkshopBucket(workshop, "Storage").bucket
+        CfnOutput(
+            workshop,
+            "BucketName",
+            key=stack_outputs.OUTPUT_WORKSHOP_BUCKET,
+            value=workshop_bucket.bucket_name,
+        )
+        ModelsWorkshop(workshop, "Default", shared=self.shared, bucket=workshop_bucket)
+        CartsService(workshop, "Carts", shared=self.shared)
+        DocumentsService(workshop, "Documents", shared=self.shared, bucket=workshop_bucket)
+        LockersService(workshop, "Lockers", shared=self.shared)
+        CampaignsService(workshop, "CampaignUsers", shared=self.shared)
         service_packages += [
             "forum",
             "orders",

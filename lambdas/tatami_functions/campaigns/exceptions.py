@@ -1,4 +1,4 @@
-"""Errors of the campaigns model; SDK errors become these at the repository boundary."""
+"""Errors of the campaigns service; SDK errors become these at the repository boundary."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from tatami_functions.common.dependencies import DependencyError
 
 
 class CampaignsError(Exception):
-    """Base class of the model's errors."""
+    """Base class of the service's errors."""
 
 
 class ProfileNotFoundError(CampaignsError):

@@ -1,4 +1,4 @@
-"""Errors of the lockers model; SDK errors become these at the repository boundary."""
+"""Errors of the lockers service; SDK errors become these at the repository boundary."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from tatami_functions.common.dependencies import DependencyError
 
 
 class LockersError(Exception):
-    """Base class of the model's errors."""
+    """Base class of the service's errors."""
 
 
 class LockerNotFoundError(LockersError):

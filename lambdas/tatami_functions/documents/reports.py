@@ -1,4 +1,4 @@
-"""Documents: the request bodies, the stored metadata, and where a body lives.
+"""Documents: their stored metadata, their list entries, and where a body lives.
 
 The seed's table keyed documents by `user_id` with the body inside, so listing 50 documents of 256 KB
 read 50 x 256 KB / 4 KB x 1/2 = 1,600 RCU. Here `report_id` is the table's key, the list comes from
@@ -9,25 +9,25 @@ Bodies are gzip-compressed; up to 8 KiB compressed they stay in the item (`docum
 they go to S3. 8 KiB is where the two cost the same to write: 8 write units ($0.625 per million each,
 on demand) equal one S3 PUT ($5 per million); reading 8 KiB back is 2 read units, cheaper than a GET,
 and saves a second round trip. Bodies are capped at 1 MiB so a response, JSON-escaped, stays within
-Lambda's 6 MB payload limit.
+Lambda's 6 MB payload limit. Every upload to S3 gets a new object key (`documents/<report_id>/<random>`),
+so a concurrent writer can never overwrite the object a live item points to; the service deletes the
+old object after the item has moved on.
 """
 
 from __future__ import annotations
 
 import enum
+import gzip
 import math
+import uuid
 from dataclasses import dataclass
 from datetime import date
-from typing import Annotated, Any
-
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+from typing import Any
 
 MAX_DOCUMENT_BYTES = 1024 * 1024
 INLINE_MAX_BYTES = 8 * 1024
 READ_UNIT_BYTES = 4 * 1024
-
-ReportId = Annotated[str, StringConstraints(pattern=r"^[\w.:-]{1,128}$")]
-Summary = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+BODY_PREFIX = "documents/"  # the bucket's key prefix of bodies (the function is granted no other)
 
 
 class DocumentStatus(enum.StrEnum):
@@ -58,46 +58,6 @@ def query_read_units(total_bytes: int, consistent: bool = False) -> float:
     return float(units if consistent else units / 2)
 
 
-class DocumentIn(BaseModel):
-    """Body of `PUT /users/{id}/documents/{report_id}`; `created_on` defaults to today (UTC)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    status: DocumentStatus
-    summary: Summary
-    document: Annotated[str, Field(min_length=1)]
-    created_on: date | None = None
-
-    @field_validator("document")
-    @classmethod
-    def _at_most_1_mib(cls, value: str) -> str:
-        size = len(value.encode())
-        if size > MAX_DOCUMENT_BYTES:
-            raise ValueError(f"is {size} bytes of UTF-8; the limit is {MAX_DOCUMENT_BYTES} (1 MiB)")
-        return value
-
-
-def _without_null(schema: dict[str, Any]) -> None:
-    """An optional field's schema without its `null` branch."""
-    schema.update(next(branch for branch in schema.pop("anyOf") if branch.get("type") != "null"))
-
-
-class DocumentPatch(BaseModel):
-    """Body of `PATCH /users/{id}/documents/{report_id}`: a new status and/or summary."""
-
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"minProperties": 1})
-
-    # Absent, not null: the document says so (a null would change nothing and is refused).
-    status: DocumentStatus | None = Field(default=None, json_schema_extra=_without_null)
-    summary: Summary | None = Field(default=None, json_schema_extra=_without_null)
-
-    @model_validator(mode="after")
-    def _something_to_change(self) -> DocumentPatch:
-        if self.status is None and self.summary is None:
-            raise ValueError("give status and/or summary")
-        return self
-
-
 @dataclass(frozen=True, slots=True)
 class Document:
     """A document's metadata; `storage` says where its body is ("inline" or "s3")."""
@@ -109,6 +69,20 @@ class Document:
     summary: str
     size: int
     storage: str
+
+    @classmethod
+    def of(cls, values: dict[str, Any]) -> Document:
+        """The metadata of a stored item (plain values)."""
+        status, created_on = values["status_with_created_on"].split("#", 1)
+        return cls(
+            report_id=values["report_id"],
+            user_id=values["user_id"],
+            status=DocumentStatus(status),
+            created_on=created_on,
+            summary=values["summary"],
+            size=values["size"],
+            storage="inline" if "document_gz" in values else "s3",
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -135,3 +109,38 @@ def listed(item: dict[str, Any]) -> dict[str, Any]:
         "created_on": created_on,
         "summary": item["summary"],
     }
+
+
+@dataclass(frozen=True, slots=True)
+class Packed:
+    """A body ready to store: compressed bytes to keep inline, or None when it belongs in S3."""
+
+    text: str
+    inline: bytes | None
+
+
+def pack(text: str, inline_max: int = INLINE_MAX_BYTES) -> Packed:
+    """Compress a body and decide where it goes (`mtime=0`: the same text packs to the same bytes).
+
+    >>> pack("売上" * 1000).inline is not None  # repetitive text compresses far below 8 KiB
+    True
+    >>> import os
+    >>> pack(os.urandom(20_000).hex()).inline is None  # random hex does not
+    True
+    """
+    compressed = gzip.compress(text.encode(), mtime=0)
+    return Packed(text, compressed if len(compressed) <= inline_max else None)
+
+
+def unpack(compressed: bytes) -> str:
+    """The text of an inline body.
+
+    >>> unpack(gzip.compress("紀尾井町".encode()))
+    '紀尾井町'
+    """
+    return gzip.decompress(compressed).decode()
+
+
+def new_body_key(report_id: str) -> str:
+    """A fresh object key for a body of `report_id` (never one a live item may point to)."""
+    return f"{BODY_PREFIX}{report_id}/{uuid.uuid4().hex}"

@@ -9,16 +9,11 @@ The query appends the separator ("千代田区#紀尾井町#"), so "港区" neve
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Annotated, Any
-
-from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints, WithJsonSchema
-
-from tatami_functions.common.prefectures import Prefecture
+from typing import Any
 
 SEPARATOR = "#"
 MAX_LEVELS = 4
-LockerId = Annotated[str, StringConstraints(pattern=r"^[\w.-]{1,64}$")]
-Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+MAX_LEVEL_LENGTH = 40
 
 
 def normalize_location(text: str) -> str:
@@ -34,31 +29,11 @@ def normalize_location(text: str) -> str:
     parts = [part.strip() for part in text.replace("/", SEPARATOR).split(SEPARATOR)]
     if not all(parts):
         raise ValueError("has an empty level; write it as 千代田区#紀尾井町 (or 千代田区/紀尾井町)")
-    if len(parts) > MAX_LEVELS or any(len(part) > 40 for part in parts):
-        raise ValueError(f"has more than {MAX_LEVELS} levels or a level longer than 40 characters")
+    if len(parts) > MAX_LEVELS or any(len(part) > MAX_LEVEL_LENGTH for part in parts):
+        raise ValueError(
+            f"has more than {MAX_LEVELS} levels or a level longer than {MAX_LEVEL_LENGTH} characters"
+        )
     return SEPARATOR.join(parts)
-
-
-# What normalize_location accepts, for the OpenAPI document: 1 to 4 levels of at most 40 characters,
-# each with a character that is not a space, between '#' or '/'.
-_LEVEL = r"[^#/]{0,19}[^#/\s][^#/]{0,20}"
-LOCATION_PATTERN = rf"^{_LEVEL}(?:[#/]{_LEVEL}){{0,{MAX_LEVELS - 1}}}$"
-Location = Annotated[
-    str,
-    AfterValidator(normalize_location),
-    WithJsonSchema({"type": "string", "pattern": LOCATION_PATTERN, "description": "e.g. 千代田区#紀尾井町"}),
-]
-
-
-class LockerIn(BaseModel):
-    """Body of `PUT /lockers/{locker_id}`: where it is (prefecture and location path) and what it is."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    state: Prefecture
-    location: Location
-    name: Text
-    address: Text
 
 
 @dataclass(frozen=True, slots=True)

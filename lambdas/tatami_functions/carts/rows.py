@@ -10,76 +10,15 @@ document is reassembled on read. `gsi_sk` is set on the two rows the overloaded 
 
 from __future__ import annotations
 
-import enum
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
-
-from tatami_functions.common.instants import AwareInstant, instant
-from tatami_functions.common.prefectures import Prefecture
+from tatami_functions.carts.schemas import ItemField, ShipToIn
+from tatami_functions.common.instants import instant
 
 ITEMS, SHIP_TO = "cart_items", "ship_to"
-INDEXED_ITEM_FIELD = "added_at"
+INDEXED_ITEM_FIELD = ItemField.ADDED_AT
 INDEXED_SHIP_TO_FIELD = "state"
-
-Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
-ItemId = Annotated[str, StringConstraints(min_length=1, max_length=128, pattern=r"^[^#]+$")]
-
-
-class ItemField(enum.StrEnum):
-    """The fields of a cart item (the seed's), in the order the document shows them."""
-
-    ITEM_NAME = "item_name"
-    SKU = "sku"
-    QUANTITY = "quantity"
-    PRICE = "price"
-    CATEGORY = "category"
-    SUB_CATEGORY = "sub_category"
-    ADDED_AT = "added_at"
-
-
-class CartItemIn(BaseModel):
-    """Body of `PUT /users/{id}/cart/items/{item_id}`; quantity and price are integers (yen)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    item_name: Text
-    sku: Text
-    quantity: Annotated[int, Field(ge=1, le=999)]
-    price: Annotated[int, Field(ge=0, le=100_000_000)]
-    category: Text
-    sub_category: Text
-    added_at: AwareInstant | None = None
-
-
-class ShipToIn(BaseModel):
-    """Body of `PUT /users/{id}/cart/ship-to` (the seed's `ship_to`)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    name: Text
-    address: Text
-    city: Text
-    state: Prefecture
-    postal_code: Annotated[str, StringConstraints(pattern=r"^\d{3}-\d{4}$")]
-    phone: Annotated[str, StringConstraints(pattern=r"^\+?[0-9][0-9-]{5,19}$")]
-
-
-class FieldValueIn(BaseModel):
-    """Body of `PUT /users/{id}/cart/items/{item_id}/{field}`: the new value, checked as the field's."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    value: str | int
-
-
-def field_adapter(field: ItemField) -> TypeAdapter[Any]:
-    """Validates a lone value exactly as `CartItemIn` validates that field."""
-    info = CartItemIn.model_fields[field.value]
-    if not info.metadata:
-        return TypeAdapter(info.annotation)  # type: ignore[arg-type]  # every field is annotated
-    return TypeAdapter(Annotated[info.annotation, *info.metadata])  # type: ignore[arg-type]
 
 
 def item_row(field: ItemField | str, item_id: str) -> str:
@@ -98,6 +37,18 @@ def ship_to_row(field: str) -> str:
     'ship_to#state'
     """
     return f"{SHIP_TO}#{field}"
+
+
+def item_holders_row(item_id: str) -> str:
+    """The GSI partition of "users with this item": the item's `added_at` rows.
+
+    >>> item_holders_row("靴下ID")
+    'cart_items#added_at#靴下ID'
+    """
+    return item_row(INDEXED_ITEM_FIELD, item_id)
+
+
+SHIP_TO_STATE_ROW = ship_to_row(INDEXED_SHIP_TO_FIELD)  # the GSI partition of "users shipping to"
 
 
 def stored_value(value: Any) -> Any:
