@@ -21,11 +21,19 @@ from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
-from infra.constructs.olap import OlapExport
 from infra.constructs.sharded_counter import ShardedCounters
 from infra.constructs.zorder_index import ZOrderIndex
 from tatami_functions.common.metric_names import EXPORT_FAILURES, ROLLUP_LAG
 from zindex.lambda_handler import LAG_METRIC
+
+
+class CountsExportFailures:
+    """Mixed into the construct whose `function` counts each failed export (`EXPORT_FAILURES`): monitoring
+    alarms on it. A marker, because the services' constructs (infra/services) build on this package and
+    it cannot import them back."""
+
+    function: lambda_.Function
+    service: str  # the function's service (its metrics' `service` dimension)
 
 
 @dataclass(frozen=True)
@@ -87,10 +95,8 @@ class Targets:
             self.lags.append(
                 ServiceMetric(_name(stack, counters.rollup), ROLLUP_LAG, counters.rollup.service)
             )
-        for export in _all(stack, OlapExport):
-            self.export_failures.append(
-                ServiceMetric(_name(stack, export), EXPORT_FAILURES, export.function.service)
-            )
+        for export in _all(stack, CountsExportFailures):
+            self.export_failures.append(ServiceMetric(_name(stack, export), EXPORT_FAILURES, export.service))
 
 
 def _all(scope: Construct, kind: type[Any]) -> list[Any]:

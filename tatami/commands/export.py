@@ -10,16 +10,15 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from typing import Any
 
 import click
 from tqdm import tqdm
 
 from tatami.target import Target, TargetError, resolve_target
 from tatami_functions.olap.exceptions import OlapError
-from tatami_functions.olap.exports import COMPLETED, FULL, RUNNING, TableExports
-from tatami_functions.olap.glue import publish, s3_location
-from tatami_functions.olap.run import ExportOutcome, run_aws, run_local
+from tatami_functions.olap.exports import COMPLETED, FULL, RUNNING
+from tatami_functions.olap.repository import OlapRepository
+from tatami_functions.olap.service import ExportOutcome, publish, run_aws, run_local
 from tatami_functions.olap.settings import ExportSettings
 from tatami_functions.stack_outputs import OUTPUT_OLAP_BUCKET, OUTPUT_OLAP_DATABASE, OUTPUT_OLAP_TABLES
 
@@ -89,31 +88,28 @@ def export(
 
 
 def _export_aws(target: Target, settings: ExportSettings, kind: str, wait: bool) -> list[ExportOutcome]:
-    exports = TableExports(target.client("dynamodb"), target.client("s3"))
-    glue = target.client("glue")
-    outcomes = run_aws(settings, exports, glue, kind=kind, seed=f"cli-{uuid.uuid4()}")
+    aws = OlapRepository.of(target.client("dynamodb"), target.client("s3"), target.client("glue"))
+    outcomes = run_aws(settings, aws, kind=kind, seed=f"cli-{uuid.uuid4()}")
     if wait:
         for outcome in outcomes:
             if outcome.export_arn:
-                _wait(exports, glue, settings, outcome)
+                _wait(aws, settings, outcome)
     return outcomes
 
 
-def _wait(exports: TableExports, glue: Any, settings: ExportSettings, outcome: ExportOutcome) -> None:
+def _wait(aws: OlapRepository, settings: ExportSettings, outcome: ExportOutcome) -> None:
     """Poll until the export ends; a finished full export becomes what Athena reads."""
     assert outcome.export_arn is not None
     started = time.monotonic()
-    record = exports.describe(outcome.export_arn)
+    record = aws.exports.describe(outcome.export_arn)
     while record.status == RUNNING:
         click.echo(f"{outcome.table}: running for {time.monotonic() - started:,.0f} s ...", err=True)
         time.sleep(WAIT_POLL_SECONDS)
-        record = exports.describe(outcome.export_arn)
+        record = aws.exports.describe(outcome.export_arn)
     outcome.seconds = time.monotonic() - started
     if record.status != COMPLETED:
         outcome.action, outcome.reason = "failed", record.failure or record.status
         return
     outcome.items = record.item_count
-    if record.kind == FULL and settings.database and record.data_folder:
-        location = s3_location(settings.bucket, record.data_folder)
-        if publish(glue, settings.database, f"raw_{outcome.table}", location):
-            outcome.published = location
+    if record.kind == FULL:
+        outcome.published = publish(aws, settings, outcome.table, record)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from infra.constructs.labs import ReplicationSettings
+from infra.services.replication import ReplicationSettings
 from tatami.local.routes import read_routes
 from tatami_functions import stack_outputs
 from tatami_functions.replication.settings import ReplicatorSettings

@@ -1,4 +1,4 @@
-"""Errors of the invoices lab; SDK errors become these at the repository boundary."""
+"""Errors of the invoices service; SDK errors become these at the repository boundary."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from tatami_functions.common.dependencies import DependencyError
 
 
 class InvoicesError(Exception):
-    """Base class of the lab's errors."""
+    """Base class of the service's errors."""
 
 
 class InvoiceNotFoundError(InvoicesError, LookupError):

@@ -11,19 +11,15 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from tatami_functions.common.metric_names import export_metric
-from tatami_functions.olap.clients import client
+from tatami_functions.common.observability import logger, metrics
 from tatami_functions.olap.exceptions import ExportError
-from tatami_functions.olap.exports import TableExports
-from tatami_functions.olap.run import ExportOutcome, run_aws, run_local
+from tatami_functions.olap.repository import repository
+from tatami_functions.olap.service import ExportOutcome, run_aws, run_local
 from tatami_functions.olap.settings import ExportSettings
-
-logger = Logger()
-metrics = Metrics()
 
 
 @logger.inject_lambda_context
@@ -32,10 +28,10 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     settings = ExportSettings.from_env().select(event.get("tables"))
     kind = str(event.get("kind", "auto"))
     if os.environ.get("TATAMI_LOCAL"):
-        outcomes = run_local(settings, client("dynamodb"), client("s3"), kind=kind)
+        aws = repository()
+        outcomes = run_local(settings, aws.exports.client, aws.folders.client, kind=kind)
     else:
-        exports = TableExports(client("dynamodb"), client("s3"))
-        outcomes = run_aws(settings, exports, client("glue"), kind=kind, seed=str(event.get("id", "")))
+        outcomes = run_aws(settings, repository(), kind=kind, seed=str(event.get("id", "")))
     return report(outcomes)
 
 

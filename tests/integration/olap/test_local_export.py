@@ -20,7 +20,7 @@ from tatami.olap import duck
 from tatami.olap.exports import latest_summary
 from tatami_functions.olap.catalog import named_queries
 from tatami_functions.olap.layout import export_id_of
-from tatami_functions.olap.run import ExportOutcome, run_local
+from tatami_functions.olap.service import ExportOutcome, run_local
 from tests.integration.olap.conftest import World
 from tests.integration.olap.known_data import EXPECTED
 

@@ -11,7 +11,8 @@ import pytest
 
 from tatami_functions.olap import handler as export_handler
 from tatami_functions.olap.exceptions import ExportError, SettingsError
-from tatami_functions.olap.run import ExportOutcome
+from tatami_functions.olap.repository import OlapRepository
+from tatami_functions.olap.service import ExportOutcome
 from tatami_functions.olap.settings import ExportSettings
 from tests.support.lambda_runtime import FakeContext
 
@@ -33,7 +34,7 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     for name, value in ENV.items():
         monkeypatch.setenv(name, value)
     monkeypatch.delenv("TATAMI_LOCAL", raising=False)
-    monkeypatch.setattr(export_handler, "client", lambda service: service)
+    monkeypatch.setattr(export_handler, "repository", lambda: OlapRepository.of("dynamodb", "s3", "glue"))
     # The module's Metrics read their namespace at import, maybe before this test's environment.
     monkeypatch.setattr(export_handler.metrics.provider, "namespace", "Tatami")
     seen: list[dict[str, Any]] = []

@@ -49,9 +49,9 @@ def test_a_missing_or_malformed_variable_is_an_error_naming_it(
 
 def test_a_service_keeps_its_own_error() -> None:
     with pytest.raises(OlapSettingsError, match=r"^OLAP_TABLES is not set"):
-        ExportSettings.from_env({"OLAP_BUCKET": "b"})
+        ExportSettings.from_env({"OLAP_BUCKET_NAME": "b"})
     with pytest.raises(OlapSettingsError, match=r"^OLAP_TABLES='\[\]' is malformed"):
-        ExportSettings.from_env({"OLAP_TABLES": "[]", "OLAP_BUCKET": "b"})
+        ExportSettings.from_env({"OLAP_TABLES": "[]", "OLAP_BUCKET_NAME": "b"})
 
 
 def test_a_table_the_function_was_deployed_without_is_named_when_used() -> None:

@@ -1,8 +1,8 @@
-"""One export run over the configured tables: in AWS through the export API, locally by a scan.
+"""The export service: one run over the configured tables, in AWS through the export API, locally by a scan.
 
 Both the scheduled function and `tatami export` call these, so a run means the same everywhere.
-Each table is planned, published (its Glue table moved to its newest full export) and started on
-its own; a table that fails does not stop the others, and is reported as `failed`.
+Each table is planned (`schedule.py`), published (its Glue table moved to its newest full export)
+and started on its own; a table that fails does not stop the others, and is reported as `failed`.
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from tatami_functions.olap.exceptions import OlapError, PlanError
-from tatami_functions.olap.exports import ExportRecord, TableExports, client_token
-from tatami_functions.olap.glue import publish, s3_location
-from tatami_functions.olap.plan import Decision, History, decide
+from tatami_functions.olap.exports import COMPLETED, FULL, ExportRecord, client_token
+from tatami_functions.olap.layout import s3_location
+from tatami_functions.olap.repository import OlapRepository
+from tatami_functions.olap.schedule import Decision, History, decide
 from tatami_functions.olap.settings import ExportSettings
 
 Log = Callable[[str], None]
@@ -53,10 +54,34 @@ class ExportOutcome:
         return "; ".join(parts)
 
 
+def recent(
+    repository: OlapRepository, table_arn: str, bucket: str, s3_prefix: str, limit: int = 50
+) -> list[ExportRecord]:
+    """The exports newer than the newest completed full export, and that one (at most `limit`), newest
+    first: export ids begin with their start time, so only the exports the planner needs are described.
+    """
+    records: list[ExportRecord] = []
+    for export_id in sorted(repository.folders.export_ids(bucket, s3_prefix), reverse=True)[:limit]:
+        records.append(repository.exports.describe(f"{table_arn}/export/{export_id}"))
+        if records[-1].kind == FULL and records[-1].status == COMPLETED:
+            break
+    return records
+
+
+def publish(
+    repository: OlapRepository, settings: ExportSettings, table_key: str, full_export: ExportRecord | None
+) -> str | None:
+    """Point the Glue table of `table_key` at the complete full export `full_export` (Athena then reads
+    it); the new location, or None when nothing moved (no catalog, no export, already there)."""
+    if not settings.database or full_export is None or full_export.data_folder is None:
+        return None
+    location = s3_location(settings.bucket, full_export.data_folder)
+    return location if repository.catalog.publish(settings.database, f"raw_{table_key}", location) else None
+
+
 def run_aws(
     settings: ExportSettings,
-    exports: TableExports,
-    glue: Any,
+    repository: OlapRepository,
     *,
     kind: str = "auto",
     seed: str = "",
@@ -68,7 +93,7 @@ def run_aws(
     outcomes = []
     for key, table_arn in settings.tables.items():
         try:
-            outcomes.append(_run_table(settings, exports, glue, key, table_arn, kind, seed, now))
+            outcomes.append(_run_table(settings, repository, key, table_arn, kind, seed, now))
         except OlapError as exc:
             outcomes.append(ExportOutcome(key, "failed", str(exc)))
     return outcomes
@@ -76,18 +101,17 @@ def run_aws(
 
 def _run_table(
     settings: ExportSettings,
-    exports: TableExports,
-    glue: Any,
+    repository: OlapRepository,
     key: str,
     table_arn: str,
     kind: str,
     seed: str,
     now: datetime,
 ) -> ExportOutcome:
-    history = History.of(exports.recent(table_arn, settings.bucket, settings.s3_prefix(key)))
-    published = _publish(settings, glue, key, history.last_full)
+    history = History.of(recent(repository, table_arn, settings.bucket, settings.s3_prefix(key)))
+    published = publish(repository, settings, key, history.last_full)
     decision = decide(history, now, kind, settings.full_every, settings.incremental_every)
-    record = _start(settings, exports, key, table_arn, decision, client_token(seed, table_arn), now)
+    record = _start(settings, repository, key, table_arn, decision, client_token(seed, table_arn), now)
     return ExportOutcome(
         key,
         decision.action,
@@ -98,16 +122,9 @@ def _run_table(
     )
 
 
-def _publish(settings: ExportSettings, glue: Any, key: str, last_full: ExportRecord | None) -> str | None:
-    if not settings.database or last_full is None or last_full.data_folder is None:
-        return None
-    location = s3_location(settings.bucket, last_full.data_folder)
-    return location if publish(glue, settings.database, f"raw_{key}", location) else None
-
-
 def _start(
     settings: ExportSettings,
-    exports: TableExports,
+    repository: OlapRepository,
     key: str,
     table_arn: str,
     decision: Decision,
@@ -116,10 +133,12 @@ def _start(
 ) -> ExportRecord | None:
     prefix = settings.s3_prefix(key)
     if decision.action == "full":
-        return exports.start_full(table_arn, settings.bucket, prefix, token)
+        return repository.exports.start_full(table_arn, settings.bucket, prefix, token)
     if decision.action == "incremental":
         assert decision.since is not None
-        return exports.start_incremental(table_arn, settings.bucket, prefix, token, decision.since, now)
+        return repository.exports.start_incremental(
+            table_arn, settings.bucket, prefix, token, decision.since, now
+        )
     return None
 
 

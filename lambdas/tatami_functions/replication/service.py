@@ -21,10 +21,10 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from tatami_functions.common.observability import logger, metrics
 from tatami_functions.common.stream_batches import partial_response
-from tatami_functions.replication import parking
 from tatami_functions.replication.exceptions import ReplicaUnavailableError, UnreplicableRecordError
+from tatami_functions.replication.parking import parked_message
 from tatami_functions.replication.records import Record, newest_per_key, replica_item
-from tatami_functions.replication.repository import ReplicaTable, default_table
+from tatami_functions.replication.repository import ReplicaRepository, failure_queue, repository
 from tatami_functions.replication.settings import ReplicatorSettings
 
 WRITERS = 8
@@ -35,7 +35,7 @@ def _writers() -> ThreadPoolExecutor:
     return ThreadPoolExecutor(max_workers=WRITERS, thread_name_prefix="replica")
 
 
-def apply_record(record: Record, replica: ReplicaTable, now: float, tombstone_seconds: int) -> str:
+def apply_record(record: Record, replica: ReplicaRepository, now: float, tombstone_seconds: int) -> str:
     """Write one record's version; its outcome: "applied", "stale", "parked" or "failed: <why>"."""
     try:
         item = replica_item(record, now, tombstone_seconds)
@@ -43,7 +43,7 @@ def apply_record(record: Record, replica: ReplicaTable, now: float, tombstone_se
     except (UnreplicableRecordError, ValueError) as exc:
         logger.error("parking an unreplicable record", extra={"keys": record["dynamodb"].get("Keys")})
         try:
-            parking.park(record, str(exc))
+            park(record, str(exc))
         except ReplicaUnavailableError as unparked:
             return f"failed: {unparked}"
         return "parked"
@@ -51,9 +51,14 @@ def apply_record(record: Record, replica: ReplicaTable, now: float, tombstone_se
         return f"failed: {exc}"
 
 
-def apply_batch(records: list[Record], replica: ReplicaTable | None = None) -> dict[str, str]:
+def park(record: Record, reason: str) -> None:
+    """Send the record's key and position to the failure queue, so the shard moves on without it."""
+    failure_queue().park(parked_message(record, reason))
+
+
+def apply_batch(records: list[Record], replica: ReplicaRepository | None = None) -> dict[str, str]:
     """Apply the newest record of each key; sequence number -> outcome for the records written."""
-    replica = replica or default_table()
+    replica = replica or repository()
     now, tombstone_seconds = time.time(), ReplicatorSettings.from_env().tombstone_seconds
     newest = list(newest_per_key(records).values())
     outcomes = _writers().map(lambda r: apply_record(r, replica, now, tombstone_seconds), newest)

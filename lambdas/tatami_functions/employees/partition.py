@@ -1,4 +1,4 @@
-"""The employees table as the workshop draws it: four items per employee, three GSIs.
+"""An employee's partition as the workshop draws it: four items per employee, three GSIs (`table.py`).
 
     PK    SK                        GSI_1_PK / GSI_1_SK (overloaded)    also
     e#40  master                    master / Dale Marlin                GSI_3_PK state#IL,
@@ -23,16 +23,9 @@ from typing import Any
 
 from tatami_functions.common.attribute_values import plain
 from tatami_functions.common.paging import Item
-from tatami_functions.employees.models import SEPARATOR, EmployeeIn
+from tatami_functions.employees.schemas import SEPARATOR, EmployeeIn
 
 EMPLOYEE, MASTER = "e#", "master"
-OVERLOADED, MANAGERS, PLACES = "GSI_1", "GSI_2", "GSI_3"
-TABLE_KEYS = ("PK", "SK")
-INDEX_KEYS = {
-    OVERLOADED: ("GSI_1_PK", "GSI_1_SK", *TABLE_KEYS),
-    MANAGERS: ("is_manager", "name", *TABLE_KEYS),
-    PLACES: ("GSI_3_PK", "GSI_3_SK", *TABLE_KEYS),
-}
 IS_MANAGER = "1"
 
 
@@ -46,7 +39,7 @@ def pk(employee_id: int) -> str:
 
 
 def place(city: str, department: str | None = None) -> str:
-    """GSI_3's sort key, or its prefix for a whole city (ending at the separator).
+    """The sort key of GSI_3 (the places index), or its prefix for a whole city (ending at the separator).
 
     >>> place("Dallas"), place("Dallas", "Support")
     ('Dallas#', 'Dallas#Support')

@@ -10,21 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tatami_functions.employees.items import MASTER, OVERLOADED, PLACES, place
-from tatami_functions.employees.models import SEPARATOR
-
-
-class QuestionError(ValueError):
-    """A question the indexes cannot answer as asked; `field` names the query parameter to fix."""
-
-    def __init__(self, field_name: str, message: str) -> None:
-        super().__init__(f"{field_name}: {message}")
-        self.field = field_name
+from tatami_functions.employees.exceptions import QuestionError
+from tatami_functions.employees.partition import IS_MANAGER, MASTER, place
+from tatami_functions.employees.schemas import SEPARATOR
+from tatami_functions.employees.table import MANAGERS, OVERLOADED, PLACES
 
 
 @dataclass(frozen=True, slots=True)
 class Lookup:
-    """One Query: the index, the key condition and its values."""
+    """One Query: the index (its name), the key condition and its values."""
 
     index: str
     condition: str
@@ -62,11 +56,11 @@ def plan(
         raise QuestionError("sort", "only orders a state's employees (name or place)")
     if name:
         condition = "GSI_1_PK = :pk AND GSI_1_SK = :sk"
-        return Lookup(OVERLOADED, condition, {":pk": _s(MASTER), ":sk": _s(name)})
+        return Lookup(OVERLOADED.name, condition, {":pk": _s(MASTER), ":sk": _s(name)})
     if title or previous_title:
         entry = f"current_title{SEPARATOR}{title}" if title else f"previous_title{SEPARATOR}{previous_title}"
-        return Lookup(OVERLOADED, "GSI_1_PK = :pk", {":pk": _s(entry)})
-    return Lookup(OVERLOADED, "GSI_1_PK = :pk", {":pk": _s(MASTER)})
+        return Lookup(OVERLOADED.name, "GSI_1_PK = :pk", {":pk": _s(entry)})
+    return Lookup(OVERLOADED.name, "GSI_1_PK = :pk", {":pk": _s(MASTER)})
 
 
 def _places(state: str | None, city: str | None, department: str | None, sort: str) -> Lookup:
@@ -78,11 +72,14 @@ def _places(state: str | None, city: str | None, department: str | None, sort: s
     if sort == "name":
         if city:
             raise QuestionError("sort", "name order covers a whole state; drop city or sort by place")
-        return Lookup(OVERLOADED, "GSI_1_PK = :pk", values)
+        return Lookup(OVERLOADED.name, "GSI_1_PK = :pk", values)
     if city and department:
         values[":sk"] = _s(place(city, department))
-        return Lookup(PLACES, "GSI_3_PK = :pk AND GSI_3_SK = :sk", values)
+        return Lookup(PLACES.name, "GSI_3_PK = :pk AND GSI_3_SK = :sk", values)
     if city:
         values[":sk"] = _s(place(city))  # "Dallas#": the whole city, never "Dallas Heights"
-        return Lookup(PLACES, "GSI_3_PK = :pk AND begins_with(GSI_3_SK, :sk)", values)
-    return Lookup(PLACES, "GSI_3_PK = :pk", values)
+        return Lookup(PLACES.name, "GSI_3_PK = :pk AND begins_with(GSI_3_SK, :sk)", values)
+    return Lookup(PLACES.name, "GSI_3_PK = :pk", values)
+
+
+MANAGERS_LOOKUP = Lookup(MANAGERS.name, "is_manager = :m", {":m": _s(IS_MANAGER)})

@@ -20,11 +20,9 @@ from typing import Any
 
 from tatami_functions.common.attribute_values import plain
 from tatami_functions.common.paging import Item
-from tatami_functions.invoices.models import InvoiceIn
+from tatami_functions.invoices.schemas import InvoiceIn
 
 INVOICE, CUSTOMER, BILL = "I#", "C#", "B#"
-INDEX = "GSI_1"
-KEYS = ("PK", "SK")
 HIDDEN = ("PK", "SK", "type", "version")
 
 
