@@ -21,11 +21,11 @@ from infra.constructs.sharded_counter import ShardedCounters
 from infra.constructs.shared import Shared
 from infra.services.campaigns import CampaignsService
 from infra.services.carts import CartsService
-from infra.services.documents import DocumentsService
-from infra.services.lockers import LockersService
 from infra.services.docs import DocsService
+from infra.services.documents import DocumentsService
 from infra.services.employees import EmployeesService
 from infra.services.invoices import InvoicesService
+from infra.services.lockers import LockersService
 from infra.services.olap import OlapService, exportable_tables
 from infra.services.replication import ReplicationService
 from tatami_functions import stack_outputs
