@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from http import HTTPStatus
 from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler.exceptions import BadRequestError
@@ -10,9 +9,8 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
 from tatami_functions.campaigns import service
 from tatami_functions.campaigns.conditions import conditions
-from tatami_functions.campaigns.exceptions import ProfileNotFoundError
 from tatami_functions.campaigns.schemas import Month, ProfileIn
-from tatami_functions.common.api import answer_errors, create_resolver
+from tatami_functions.common.api import create_resolver
 from tatami_functions.common.paging import DEFAULT_LIMIT, Limit, NextToken
 from tatami_functions.common.prefectures import Prefecture
 
@@ -20,14 +18,6 @@ app = create_resolver("campaigns")
 
 UserId = Annotated[str, Path(min_length=1, max_length=128)]
 TAGS = ["campaigns"]
-
-
-answer_errors(
-    app,
-    {
-        ProfileNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
-    },
-)
 
 
 @app.put("/campaigns/users/<user_id>", summary="Set a user's campaign profile", tags=TAGS)

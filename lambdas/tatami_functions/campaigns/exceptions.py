@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from tatami_functions.common.dependencies import DependencyError
+from tatami_functions.common.errors import NotFoundError
 
 
 class CampaignsError(Exception):
     """Base class of the service's errors."""
 
 
-class ProfileNotFoundError(CampaignsError):
+class ProfileNotFoundError(CampaignsError, NotFoundError):
     """No campaign profile for this user."""
 
 

@@ -11,7 +11,6 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 from pydantic import ValidationError
 
 from tatami_functions.carts import service
-from tatami_functions.carts.exceptions import CartNotFoundError
 from tatami_functions.carts.schemas import (
     CartItemIn,
     FieldValueIn,
@@ -20,7 +19,7 @@ from tatami_functions.carts.schemas import (
     ShipToIn,
     field_adapter,
 )
-from tatami_functions.common.api import NO_CONTENT, answer_errors, create_resolver
+from tatami_functions.common.api import NO_CONTENT, create_resolver
 from tatami_functions.common.paging import DEFAULT_LIMIT, Limit, NextToken
 from tatami_functions.common.prefectures import Prefecture
 
@@ -30,14 +29,6 @@ UserId = Annotated[str, Path(min_length=1, max_length=128)]
 Item = Annotated[ItemId, Path()]
 Field = Annotated[ItemField, Path()]
 TAGS = ["carts"]
-
-
-answer_errors(
-    app,
-    {
-        CartNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
-    },
-)
 
 
 @app.get("/users/<user_id>/cart", summary="A user's cart as the seed's document", tags=TAGS)

@@ -13,17 +13,11 @@ from tatami_functions.common.api import (
     CHANGED_MEANWHILE,
     CREATED_OR_REPLACED,
     NO_CONTENT,
-    answer_errors,
     create_resolver,
     json_response,
 )
 from tatami_functions.common.paging import DEFAULT_LIMIT, Limit, NextToken
 from tatami_functions.documents import service
-from tatami_functions.documents.exceptions import (
-    DocumentConflictError,
-    DocumentNotFoundError,
-    ReportIdTakenError,
-)
 from tatami_functions.documents.reports import DocumentStatus
 from tatami_functions.documents.schemas import DocumentIn, DocumentPatch, ReportId
 
@@ -32,19 +26,6 @@ app = create_resolver("documents")
 UserId = Annotated[str, Path(min_length=1, max_length=128)]
 Report = Annotated[ReportId, Path()]
 TAGS = ["documents"]
-
-
-answer_errors(
-    app,
-    {
-        DocumentNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
-        DocumentConflictError: (HTTPStatus.CONFLICT, "{exc}"),
-        ReportIdTakenError: (
-            HTTPStatus.CONFLICT,
-            "report_id: {exc} cannot be used; choose another report_id",
-        ),
-    },
-)
 
 
 @app.put(

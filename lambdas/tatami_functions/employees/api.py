@@ -13,15 +13,12 @@ from tatami_functions.common.api import (
     CHANGED_MEANWHILE,
     CREATED_OR_REPLACED,
     NO_CONTENT,
-    answer_errors,
     create_resolver,
     json_response,
 )
 from tatami_functions.common.paging import DEFAULT_LIMIT, Limit, ListPage, NextToken, cursor_from, scope
 from tatami_functions.employees import service
 from tatami_functions.employees.exceptions import (
-    EmployeeConflictError,
-    EmployeeNotFoundError,
     QuestionError,
 )
 from tatami_functions.employees.schemas import MAX_ID, EmployeeIn, KeyPart, Name
@@ -30,15 +27,6 @@ app = create_resolver("employees")
 
 Id = Annotated[int, Path(ge=1, le=MAX_ID, description="The employee id (1..10^9)")]
 TAGS = ["labs: employees"]
-
-
-answer_errors(
-    app,
-    {
-        EmployeeNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
-        EmployeeConflictError: (HTTPStatus.CONFLICT, "{exc}"),
-    },
-)
 
 
 @app.get("/employees", summary="Employees by name, title, previous title or place (one Query)", tags=TAGS)

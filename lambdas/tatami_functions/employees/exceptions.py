@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from tatami_functions.common.dependencies import DependencyError
+from tatami_functions.common.errors import ConflictError, NotFoundError
 
 
 class EmployeesError(Exception):
     """Base class of the service's errors."""
 
 
-class EmployeeNotFoundError(EmployeesError, LookupError):
+class EmployeeNotFoundError(EmployeesError, LookupError, NotFoundError):
     """No employee has this id."""
 
 
-class EmployeeConflictError(EmployeesError):
+class EmployeeConflictError(EmployeesError, ConflictError):
     """The employee changed between the read and the write (retry)."""
 
 

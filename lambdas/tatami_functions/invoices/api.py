@@ -13,31 +13,17 @@ from tatami_functions.common.api import (
     CHANGED_MEANWHILE,
     CREATED_OR_REPLACED,
     NO_CONTENT,
-    answer_errors,
     create_resolver,
     json_response,
 )
 from tatami_functions.common.paging import DEFAULT_LIMIT, Limit, NextToken, ReadStats, cursor_from, scope
 from tatami_functions.invoices import service
-from tatami_functions.invoices.exceptions import (
-    InvoiceConflictError,
-    InvoiceNotFoundError,
-)
 from tatami_functions.invoices.schemas import ID_PATTERN, InvoiceIn
 
 app = create_resolver("invoices")
 
 Id = Annotated[str, Path(pattern=ID_PATTERN, description="Letters, digits, '_', '.', '-' (1..36)")]
 TAGS = ["labs: invoices"]
-
-
-answer_errors(
-    app,
-    {
-        InvoiceNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
-        InvoiceConflictError: (HTTPStatus.CONFLICT, "{exc}"),
-    },
-)
 
 
 @app.get("/invoices/<id>", summary="An invoice with its customer and bills (one Query)", tags=TAGS)

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from tatami_functions.common.dependencies import DependencyError
+from tatami_functions.common.errors import ConflictError, NotFoundError
 
 
 class InvoicesError(Exception):
     """Base class of the service's errors."""
 
 
-class InvoiceNotFoundError(InvoicesError, LookupError):
+class InvoiceNotFoundError(InvoicesError, LookupError, NotFoundError):
     """No invoice, customer or bill has this id."""
 
 
-class InvoiceConflictError(InvoicesError):
+class InvoiceConflictError(InvoicesError, ConflictError):
     """The invoice changed between the read and the write (retry)."""
 
 

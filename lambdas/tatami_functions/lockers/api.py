@@ -12,29 +12,18 @@ from tatami_functions.common.api import (
     CHANGED_MEANWHILE,
     CREATED_OR_REPLACED,
     NO_CONTENT,
-    answer_errors,
     create_resolver,
     json_response,
 )
 from tatami_functions.common.paging import DEFAULT_LIMIT, Limit, NextToken
 from tatami_functions.common.prefectures import Prefecture
 from tatami_functions.lockers import service
-from tatami_functions.lockers.exceptions import LockerConflictError, LockerNotFoundError
 from tatami_functions.lockers.schemas import Location, LockerId, LockerIn
 
 app = create_resolver("lockers")
 
 Id = Annotated[LockerId, Path()]
 TAGS = ["lockers"]
-
-
-answer_errors(
-    app,
-    {
-        LockerNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
-        LockerConflictError: (HTTPStatus.CONFLICT, "{exc}"),
-    },
-)
 
 
 @app.get("/lockers", summary="Pick-up lockers of a prefecture, drilled down by location", tags=TAGS)
