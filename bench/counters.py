@@ -27,7 +27,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "lambdas")]
 
-from tatami.local import engines  # noqa: E402
+from tatami.local.engines import processes as engines  # noqa: E402
 from tatami_functions.common.dependencies import CLIENT_CONFIG  # noqa: E402
 from tatami_functions.counters import counters_table, shards_table  # noqa: E402
 from tatami_functions.counters.settings import CountersSettings  # noqa: E402

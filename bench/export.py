@@ -28,7 +28,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "lambdas")]
 
-from tatami.local import engines  # noqa: E402
+from tatami.local.engines import processes as engines  # noqa: E402
 from tatami.olap import duck  # noqa: E402
 from tatami.olap.exports import fetch, latest_summary  # noqa: E402
 from tatami.scan import parallel_scan  # noqa: E402

@@ -17,10 +17,10 @@ import click
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
-from tatami.local import traffic
-from tatami.local.engines import LOCAL_CREDENTIALS
-from tatami.local.intrinsics import LOCAL_REGION
+from tatami.local.engines import traffic
+from tatami.local.engines.processes import LOCAL_CREDENTIALS
 from tatami.local.state import default_work_dir, read_state
+from tatami.local.template.intrinsics import LOCAL_REGION
 from tatami_functions.common.stack_outputs import STACK_NAME, stack_name
 from zindex import IndexedTable
 

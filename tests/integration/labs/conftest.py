@@ -29,7 +29,7 @@ class Labs:
 
 @pytest.fixture(scope="session")
 def labs(dynamodb_local: str) -> Labs:
-    from tatami.local import engines
+    from tatami.local.engines import processes as engines
     from tatami.samples.labs import employees, invoices
     from tatami_functions.labs.employees.repository import EmployeesTable
     from tatami_functions.labs.invoices.models import InvoiceIn

@@ -13,7 +13,7 @@ from typing import Any
 import boto3
 import pytest
 
-from tatami.local import engines
+from tatami.local.engines import processes as engines
 from tatami_functions.common import stack_outputs
 from tatami_functions.labs.replication import apply, parking
 from tatami_functions.labs.replication.records import DELETED, live

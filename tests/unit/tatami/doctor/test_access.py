@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tatami.doctor.access import function_access
-from tatami.local.assembly import Assembly, FunctionSpec, Stack
+from tatami.local.template.assembly import Assembly, FunctionSpec, Stack
 
 SOURCES = {
     "shop/__init__.py": "",

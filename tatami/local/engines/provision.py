@@ -12,8 +12,8 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from tatami.local.assembly import Assembly, TableSpec, local_name
-from tatami.local.intrinsics import LOCAL_ACCOUNT, LOCAL_REGION, Resolver
+from tatami.local.template.assembly import Assembly, TableSpec, local_name
+from tatami.local.template.intrinsics import LOCAL_ACCOUNT, LOCAL_REGION, Resolver
 
 _INDEX_KEYS = ("IndexName", "KeySchema", "Projection")
 

@@ -1,6 +1,6 @@
 """One Lambda execution environment: a process that imports a handler once and serves invocations.
 
-Run as `python -m tatami.local.worker` by `functions.FunctionPool`. Requests arrive as JSON lines on
+Run as `python -m tatami.local.functions.worker` by `functions.FunctionPool`. Requests arrive as JSON lines on
 stdin; replies leave as JSON lines on the original stdout. The handler's own prints and logs go to
 stderr (stdout is redirected there), which the parent prefixes with the function's name.
 
@@ -21,8 +21,11 @@ import time
 import traceback
 from typing import Any
 
-from tatami.local import faults, traffic  # standard library only until they are installed
-from tatami.local.sandbox.enter import enter, max_memory_mb
+from tatami.local.engines import (
+    faults,  # standard library only until they are installed
+    traffic,
+)
+from tatami.local.functions.sandbox.enter import enter, max_memory_mb
 
 _function_arn = ""  # this function's ARN, from the runtime file (the handler's environment lacks it)
 

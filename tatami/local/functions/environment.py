@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from tatami.local import traffic
-from tatami.local.assembly import FunctionSpec
-from tatami.local.engines import LOCAL_CREDENTIALS
-from tatami.local.intrinsics import LOCAL_REGION
+from tatami.local.engines import traffic
+from tatami.local.engines.processes import LOCAL_CREDENTIALS
+from tatami.local.template.assembly import FunctionSpec
+from tatami.local.template.intrinsics import LOCAL_REGION
 
 
 def function_environment(

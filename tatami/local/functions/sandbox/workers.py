@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tatami.local.assembly import Assembly, FunctionSpec, Stack
+from tatami.local.functions.sandbox.runtime import Runtime
 from tatami.local.iam.evaluate import evaluate
 from tatami.local.iam.guard import ENFORCE
 from tatami.local.iam.policies import compile_policies
-from tatami.local.intrinsics import LOCAL_ACCOUNT, LOCAL_REGION, Resolver
-from tatami.local.sandbox.runtime import Runtime
+from tatami.local.template.assembly import Assembly, FunctionSpec, Stack
+from tatami.local.template.intrinsics import LOCAL_ACCOUNT, LOCAL_REGION, Resolver
 
 # Workers' bytecode, never in the assets: one folder in the venv, so every local cloud of this venv
 # (each test session's too) reuses what the first compiled instead of compiling at every cold start.
