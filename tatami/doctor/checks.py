@@ -143,12 +143,8 @@ def check_environment(assembly: Assembly) -> list[Finding]:
             if other.handler.rpartition(".")[0] == spec.handler.rpartition(".")[0]
             for variable in other.environment
         }
-        for variable in sorted(needed - optional - siblings - _LOCAL_ONLY):
+        for variable in sorted(needed - optional - siblings):
             findings.append(
                 Finding("env", function_id, f"its code reads {variable}, which the template does not set")
             )
     return findings
-
-
-# Set by the local cloud only (as SAM sets AWS_SAM_LOCAL): code branches on it for what AWS does not offer.
-_LOCAL_ONLY = frozenset({"TATAMI_LOCAL"})

@@ -269,6 +269,7 @@ class LocalCloud:
         provision.create_queues(self.client("sqs"), self.assembly, self.resolver)
         provision.create_buckets(self.client("s3"), self.assembly, self.resolver)
         provision.create_secrets(self.client("secretsmanager"), self.assembly, self.resolver)
+        provision.create_glue_catalog(self.client("glue"), self.assembly, self.resolver)
         provision.register_functions(self.assembly, self.resolver)
         provision.register_remaining(self.assembly, self.resolver)
         self.outputs = provision.resolve_outputs(self.assembly, self.resolver)

@@ -2,7 +2,8 @@
 
 Built from scratch for every function, so each function sees only its own variables, as in Lambda:
 the template's, Lambda's reserved ones, and what the local cloud must add (the SDK's endpoint
-variables, `TATAMI_LOCAL` as SAM sets `AWS_SAM_LOCAL`, tracing off for want of an X-Ray daemon).
+variables, tracing off for want of an X-Ray daemon). Nothing tells a function it runs locally: what
+AWS offers and DynamoDB Local lacks, the local cloud answers itself (`engines.exports`).
 `TATAMI_RUNTIME` names the worker's runtime file and is removed before the handler loads.
 """
 
@@ -48,7 +49,6 @@ def function_environment(
         "LAMBDA_RUNTIME_DIR": str(runtime_file.parent),
         "_HANDLER": spec.handler,
         "TATAMI_RUNTIME": str(runtime_file),
-        "TATAMI_LOCAL": "1",
     }
     base = {
         "PATH": "/usr/local/bin:/usr/bin:/bin",

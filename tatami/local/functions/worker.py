@@ -1,11 +1,12 @@
 """One Lambda execution environment: a process that imports a handler once and serves invocations.
 
-Run as `python -m tatami.local.functions.worker` by `functions.FunctionPool`. Requests arrive as JSON lines on
-stdin; replies leave as JSON lines on the original stdout. The handler's own prints and logs go to
+Run as `python -m tatami.local.functions.worker` by `pool.FunctionPool`. Requests arrive as JSON
+lines on stdin; replies leave as JSON lines on the original stdout. The handler's own prints and logs go to
 stderr (stdout is redirected there), which the parent prefixes with the function's name.
 
-This module imports only the standard library before the handler, so the handler's environment
-variables are in place before boto3 or Powertools read them (as in Lambda's init phase). Before the
+This module imports only the standard library before the handler (the hooks it installs, and what
+they import, use nothing else), so the handler's environment variables are in place before boto3 or
+Powertools read them (as in Lambda's init phase). Before the
 handler is imported, `sandbox.enter` leaves on the import path only what Lambda would (the asset,
 its layers, the runtime's boto3) and installs the IAM guard.
 """
@@ -21,10 +22,7 @@ import time
 import traceback
 from typing import Any
 
-from tatami.local.engines import (
-    faults,  # standard library only until they are installed
-    traffic,
-)
+from tatami.local.engines import exports, faults, traffic  # standard library only until installed
 from tatami.local.functions.sandbox.enter import enter, max_memory_mb
 
 _function_arn = ""  # this function's ARN, from the runtime file (the handler's environment lacks it)
@@ -115,10 +113,11 @@ def main() -> None:
     os.dup2(2, 1)
     global _function_arn
     _function_arn = enter()["function_arn"]
-    # Both hook the sandbox's botocore, before the handler creates any client.
+    # They hook the sandbox's botocore, before the handler creates any client.
     if os.environ.get(faults.FAULTS_ENV):  # the reliability tests' injected faults
         faults.install_from_environment()
     traffic.install_from_environment()  # the DynamoDB traffic `tatami local insights` replays
+    exports.install()  # DynamoDB's export API, which DynamoDB Local lacks
     handler, init_error = _load_handler()
     replies.write(json.dumps({"ready": init_error is None}) + "\n")
     for line in sys.stdin:
