@@ -18,7 +18,7 @@ from infra.constructs.olap_tables import exportable_tables
 from infra.constructs.page_tokens import PageTokenKey
 from infra.constructs.places import PlacesService
 from infra.constructs.service_api import ApiAuth, Route, ServiceApi
-from infra.constructs.service_function import ServiceFunction, SharedLayers
+from infra.constructs.service_function import ServiceFunction, SharedLayers, route_modules
 from infra.constructs.sharded_counter import ShardedCounters
 from infra.constructs.shared import Shared
 from tatami_functions.common import stack_outputs
@@ -92,7 +92,7 @@ class TatamiStack(Stack):
             layers=self.shared.layers,
             service="docs",
             handler="tatami_functions.docs.handler.handler",
-            packages=["docs", *service_packages],
+            imports=route_modules(service_packages),  # the routes it merges, imported by name
             uses_zorder=True,  # it imports every service's routes, places' among them
             description="Serves the merged OpenAPI document of every route",
         )
