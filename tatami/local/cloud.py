@@ -34,6 +34,7 @@ from tatami.local.events.streams import StreamPoller
 from tatami.local.functions.environment import function_environment
 from tatami.local.functions.pool import FunctionPool, Invocation
 from tatami.local.functions.sandbox.workers import Sandbox
+from tatami.local.functions.worker import EXPORT_API_ENV
 from tatami.local.gateway.routes import RouteTable, read_gateway_responses, read_routes
 from tatami.local.gateway.server import ApiGateway
 from tatami.local.iam.guard import ENFORCE, OFF
@@ -305,6 +306,8 @@ class LocalCloud:
         env = function_environment(
             spec, declared, runtime_file, self.dynamodb_endpoint, self.moto_endpoint, self.traffic_dir
         )
+        if self.sandbox.may_call(spec.logical_id, "dynamodb:ExportTableToPointInTime"):
+            env[EXPORT_API_ENV] = "1"  # its workers answer the export API (engines/exports.py)
         plans = [plan for prefix, plan in self.config.faults.items() if spec.logical_id.startswith(prefix)]
         return {**env, FAULTS_ENV: plans[0].to_json()} if plans else env
 

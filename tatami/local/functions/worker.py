@@ -20,10 +20,15 @@ import signal
 import sys
 import time
 import traceback
+from collections.abc import Callable
 from typing import Any
 
-from tatami.local.engines import exports, faults, traffic  # standard library only until installed
+from tatami.local.engines import faults, traffic  # standard library only until they are installed
 from tatami.local.functions.sandbox.enter import enter, max_memory_mb
+
+# Set by the local cloud for a function whose role may call DynamoDB's export API: only its workers
+# load the local stand-in for it (some 30 ms of imports at every cold start of the others).
+EXPORT_API_ENV = "TATAMI_EXPORT_API"
 
 _function_arn = ""  # this function's ARN, from the runtime file (the handler's environment lacks it)
 
@@ -105,6 +110,13 @@ def _finish(request_id: str, started: float) -> int:
     return used_mb
 
 
+def _export_api() -> Callable[[], None]:
+    """The local stand-in's installer, imported now: once the sandbox closes, `tatami` is out of reach."""
+    from tatami.local.engines import exports
+
+    return exports.install
+
+
 def main() -> None:
     # Ctrl-C reaches the terminal's whole process group; the local cloud stops its workers itself
     # (closing stdin, or SIGKILL on a second Ctrl-C), so a worker must not die mid-reply with a traceback.
@@ -112,12 +124,14 @@ def main() -> None:
     replies = os.fdopen(os.dup(1), "w", buffering=1)
     os.dup2(2, 1)
     global _function_arn
+    install_exports = _export_api() if os.environ.pop(EXPORT_API_ENV, "") else None
     _function_arn = enter()["function_arn"]
     # They hook the sandbox's botocore, before the handler creates any client.
     if os.environ.get(faults.FAULTS_ENV):  # the reliability tests' injected faults
         faults.install_from_environment()
     traffic.install_from_environment()  # the DynamoDB traffic `tatami local insights` replays
-    exports.install()  # DynamoDB's export API, which DynamoDB Local lacks
+    if install_exports is not None:
+        install_exports()  # DynamoDB's export API, which DynamoDB Local lacks
     handler, init_error = _load_handler()
     replies.write(json.dumps({"ready": init_error is None}) + "\n")
     for line in sys.stdin:
