@@ -1,8 +1,9 @@
 """DynamoDB's export API on the local cloud, which DynamoDB Local lacks: ExportTableToPointInTime and
 DescribeExport answered by a botocore hook before the request leaves the process.
 
-The export function calls the API as deployed, and `tatami export --local` as in AWS; a worker
-installs the hook for every client (`install`), the CLI attaches it to its client (`attach`). A full
+The export function calls the API as deployed, and `tatami export --local` as in AWS; a worker of a
+function whose role may export installs the hook for every client (`install`), the CLI attaches it
+to its client (`attach`). A full
 export is a parallel scan (`tatami.scan`) written in the layout DynamoDB writes
 (`tatami_functions.olap.layout`): each scan segment streams its items into gzip data files of its
 own, then the manifests go up, the summary last. The call returns when the export is done (AWS
@@ -245,8 +246,10 @@ class Exports:
             return _response(200, {"ExportDescription": self.describe(request)})
         except Refusal as exc:
             return _response(400, {"Error": {"Code": exc.code, "Message": str(exc)}})
-        except Exception as exc:  # noqa: BLE001 - the engines' own errors become the API's 500
-            return _response(500, {"Error": {"Code": "InternalServerError", "Message": str(exc)}})
+        except Exception as exc:  # noqa: BLE001 - an engine's error (a missing table) is the API's answer
+            code = getattr(exc, "response", {}).get("Error", {}).get("Code")
+            status = 400 if code else 500
+            return _response(status, {"Error": {"Code": code or "InternalServerError", "Message": str(exc)}})
 
     def handlers(self) -> list[tuple[str, Any]]:
         return [

@@ -142,6 +142,12 @@ def test_an_export_whose_process_died_is_failed(exported: dict[str, ExportOutcom
     assert record.status == FAILED and record.failure == "the process making the export died"
 
 
+def test_a_missing_table_is_the_engines_answer(world: World) -> None:
+    missing = settings_of(world.target).tables["orders"] + "-gone"
+    with pytest.raises(ExportError, match="ResourceNotFoundException"):
+        table_exports(world).start_full(missing, world.bucket, "exports/gone", "gone-1")
+
+
 def test_incremental_exports_are_refused_clearly(world: World) -> None:
     settings = settings_of(world.target)
     now = datetime.now(UTC)
