@@ -20,9 +20,9 @@ import click
 from tatami.checkout import repo_root
 from tatami.commands.insights import insights
 from tatami.console import mount as mount_console
-from tatami.local import engines
 from tatami.local.cloud import LocalCloud, LocalCloudConfig
 from tatami.local.control import ControlServer
+from tatami.local.engines import processes as engines
 from tatami.local.iam.guard import ENFORCE, MODES
 from tatami.local.iam.report import least_privilege, render
 from tatami.local.lifecycle import describe_stale, ports_free, stop_reporting

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tatami.local.routes import read_routes
+from tatami.local.gateway.routes import read_routes
 from tatami_functions import stack_outputs
 from tatami_functions.devices.settings import DeviceLogsSettings
 from tests.support.synthesis import Synthesized, indexes, keys

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from tatami.local.assembly import TableSpec
-from tatami.local.provision import create_table_request
+from tatami.local.engines.provision import create_table_request
+from tatami.local.template.assembly import TableSpec
 from tatami_functions import stack_outputs
 from tatami_functions.campaigns.table import CAMPAIGN_USERS
 from tatami_functions.carts.table import CARTS
@@ -68,8 +68,8 @@ def workshop(dynamodb_local: str) -> Workshop:
     """Import into a test module under tests/integration (it needs the `dynamodb_local` fixture)."""
     import boto3
 
-    from tatami.local import engines
-    from tatami.local.intrinsics import LOCAL_REGION
+    from tatami.local.engines.processes import processes as engines
+    from tatami.local.template.intrinsics import LOCAL_REGION
 
     client = boto3.client(
         "dynamodb", endpoint_url=dynamodb_local, region_name=LOCAL_REGION, **engines.LOCAL_CREDENTIALS

@@ -1,14 +1,12 @@
 """The export function: on its schedule (and when invoked) export every configured table.
 
 The event may name `tables` (keys) and `kind` (auto, full, incremental); a scheduled event asks
-for `auto`. On the local cloud (TATAMI_LOCAL), DynamoDB Local has no export API, so the same run
-is made by a parallel scan into the local S3. Any failed table fails the invocation after the
-others were done, so the schedule's retry (same event id, same client tokens) starts nothing twice.
+for `auto`. Any failed table fails the invocation after the others were done, so the schedule's
+retry (same event id, same client tokens) starts nothing twice.
 """
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from aws_lambda_powertools.metrics import MetricUnit
@@ -18,7 +16,7 @@ from tatami_functions.common.metric_names import export_metric
 from tatami_functions.common.observability import logger, metrics
 from tatami_functions.olap.exceptions import ExportError
 from tatami_functions.olap.repository import repository
-from tatami_functions.olap.service import ExportOutcome, run_aws, run_local
+from tatami_functions.olap.service import ExportOutcome, run_aws
 from tatami_functions.olap.settings import ExportSettings
 
 
@@ -27,11 +25,7 @@ from tatami_functions.olap.settings import ExportSettings
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     settings = ExportSettings.from_env().select(event.get("tables"))
     kind = str(event.get("kind", "auto"))
-    if os.environ.get("TATAMI_LOCAL"):
-        aws = repository()
-        outcomes = run_local(settings, aws.exports.client, aws.folders.client, kind=kind)
-    else:
-        outcomes = run_aws(settings, repository(), kind=kind, seed=str(event.get("id", "")))
+    outcomes = run_aws(settings, repository(), kind=kind, seed=str(event.get("id", "")))
     return report(outcomes)
 
 

@@ -1,4 +1,4 @@
-"""The export service: one run over the configured tables, in AWS through the export API, locally by a scan.
+"""The export service: one run over the configured tables, through DynamoDB's export API.
 
 Both the scheduled function and `tatami export` call these, so a run means the same everywhere.
 Each table is planned (`schedule.py`), published (its Glue table moved to its newest full export)
@@ -7,13 +7,12 @@ and started on its own; a table that fails does not stop the others, and is repo
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from tatami_functions.olap.exceptions import OlapError, PlanError
+from tatami_functions.olap.exceptions import OlapError
 from tatami_functions.olap.exports import COMPLETED, FULL, ExportRecord, client_token
 from tatami_functions.olap.layout import s3_location
 from tatami_functions.olap.repository import OlapRepository
@@ -140,46 +139,3 @@ def _start(
             table_arn, settings.bucket, prefix, token, decision.since, now
         )
     return None
-
-
-def run_local(
-    settings: ExportSettings,
-    dynamodb: Any,
-    s3: Any,
-    *,
-    kind: str = "auto",
-    segments: int = 4,
-    on_items: Callable[[int], None] | None = None,
-) -> list[ExportOutcome]:
-    """Export every table of `settings` from DynamoDB Local into the local S3, each by a parallel scan."""
-    if kind == "incremental":
-        raise PlanError("DynamoDB Local keeps no point-in-time history: local exports are full exports")
-    from tatami_functions.olap.local_export import (
-        export_table,  # the local cloud and `tatami export --local` only
-    )
-
-    outcomes = []
-    for key, table_arn in settings.tables.items():
-        started = time.perf_counter()
-        done = export_table(
-            dynamodb,
-            s3,
-            table_arn,
-            settings.bucket,
-            settings.s3_prefix(key),
-            segments=segments,
-            on_items=on_items,
-        )
-        folder = done.summary_key.rsplit("/", 1)[0]
-        outcomes.append(
-            ExportOutcome(
-                key,
-                "full",
-                "a parallel scan (DynamoDB Local has no export API)",
-                export_arn=done.summary.export_arn,
-                items=done.summary.item_count,
-                seconds=time.perf_counter() - started,
-                location=f"s3://{settings.bucket}/{folder}/",
-            )
-        )
-    return outcomes

@@ -7,8 +7,8 @@ import os
 from functools import cache
 from typing import Any
 
-from tatami.local.assembly import TableSpec
-from tatami.local.provision import create_table_request
+from tatami.local.engines.provision import create_table_request
+from tatami.local.template.assembly import TableSpec
 
 
 @cache

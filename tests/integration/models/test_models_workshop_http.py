@@ -16,7 +16,7 @@ import pytest
 import requests
 
 from tatami.local.cloud import LocalCloud
-from tatami.local.filters import matches_any
+from tatami.local.events.filters import matches_any
 from tatami.samples.models_workshop import load_into, sample_data
 from tatami_functions.devices.archive import object_key
 

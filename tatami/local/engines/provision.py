@@ -1,4 +1,5 @@
-"""Create the template's tables, queues and buckets locally and record their physical values.
+"""Create the template's tables, queues, buckets, secrets and Glue catalog locally and record their
+physical values.
 
 Tables keep their keys, GSIs/LSIs and projections, stream and TTL settings; billing is always
 on-demand locally (DynamoDB Local does not throttle). The returned `Resolver` maps every logical id
@@ -12,8 +13,8 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from tatami.local.assembly import Assembly, TableSpec, local_name
-from tatami.local.intrinsics import LOCAL_ACCOUNT, LOCAL_REGION, Resolver
+from tatami.local.template.assembly import Assembly, TableSpec, local_name
+from tatami.local.template.intrinsics import LOCAL_ACCOUNT, LOCAL_REGION, Resolver
 
 _INDEX_KEYS = ("IndexName", "KeySchema", "Projection")
 
@@ -121,6 +122,25 @@ def create_secrets(secretsmanager: Any, assembly: Assembly, resolver: Resolver) 
     for logical_id, name in assembly.secrets.items():
         arn = secretsmanager.create_secret(Name=name, SecretString=secrets.token_hex(32))["ARN"]
         resolver.refs[logical_id] = arn  # a secret's Ref is its ARN
+
+
+def create_glue_catalog(glue: Any, assembly: Assembly, resolver: Resolver) -> None:
+    """Every Glue database, then every Glue table, as the template declares them (the export function
+    points its tables at each new full export)."""
+    for kind in ("AWS::Glue::Database", "AWS::Glue::Table"):
+        for stack in assembly.stacks:
+            for logical_id, resource in stack.template.get("Resources", {}).items():
+                if resource["Type"] != kind:
+                    continue
+                properties = resolver.resolve(resource["Properties"])
+                if kind == "AWS::Glue::Database":
+                    glue.create_database(DatabaseInput=properties["DatabaseInput"])
+                    resolver.refs[logical_id] = properties["DatabaseInput"]["Name"]
+                else:
+                    glue.create_table(
+                        DatabaseName=properties["DatabaseName"], TableInput=properties["TableInput"]
+                    )
+                    resolver.refs[logical_id] = properties["TableInput"]["Name"]
 
 
 def register_functions(assembly: Assembly, resolver: Resolver) -> None:

@@ -15,9 +15,16 @@ from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as NoAnswerYet
 from typing import Any
 
-from tatami.local.functions import Invocation
-from tatami.local.proxy import Reply, RequestData, gateway_reply, invocation_bytes, message, proxy_reply
-from tatami.local.routes import GatewayResponse
+from tatami.local.functions.pool import Invocation
+from tatami.local.gateway.proxy import (
+    Reply,
+    RequestData,
+    gateway_reply,
+    invocation_bytes,
+    message,
+    proxy_reply,
+)
+from tatami.local.gateway.routes import GatewayResponse
 
 LAMBDA_PAYLOAD_BYTES = 6 * 1024 * 1024  # Lambda's synchronous invoke request limit (6,291,456)
 Invoke = Callable[[str, dict[str, Any], "float | None"], Invocation]

@@ -16,9 +16,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tatami.local.alarm_eval import ALARM, INSUFFICIENT_DATA, Verdict, evaluate
-from tatami.local.alarm_specs import AlarmSpec, MetricStat
-from tatami.local.metrics import MetricStore
+from tatami.local.cloudwatch.alarm_eval import ALARM, INSUFFICIENT_DATA, Verdict, evaluate
+from tatami.local.cloudwatch.alarm_specs import AlarmSpec, MetricStat
+from tatami.local.cloudwatch.metrics import MetricStore
 
 __all__ = ["AlarmState", "Alarms"]
 

@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tatami.local.assembly import Assembly, FunctionSpec, Stack
-from tatami.local.iam.evaluate import evaluate
+from tatami.local.functions.sandbox.runtime import Runtime
+from tatami.local.iam.evaluate import evaluate, matches
 from tatami.local.iam.guard import ENFORCE
 from tatami.local.iam.policies import compile_policies
-from tatami.local.intrinsics import LOCAL_ACCOUNT, LOCAL_REGION, Resolver
-from tatami.local.sandbox.runtime import Runtime
+from tatami.local.template.assembly import Assembly, FunctionSpec, Stack
+from tatami.local.template.intrinsics import LOCAL_ACCOUNT, LOCAL_REGION, Resolver
 
 # Workers' bytecode, never in the assets: one folder in the venv, so every local cloud of this venv
 # (each test session's too) reuses what the first compiled instead of compiling at every cold start.
@@ -70,6 +70,15 @@ class Sandbox:
         config = {"sys_path": sys_path, "function_arn": function_arn, "iam": iam}
         path.write_text(json.dumps({**config, "pycache_prefix": PYCACHE}))
         return path
+
+    def may_call(self, function_id: str, action: str) -> bool:
+        """Whether the function's role allows `action` on some resource (conditions aside)."""
+        return any(
+            matches(pattern, action, ignore_case=True)
+            for statement in self.policies[function_id]["identity"]
+            if statement["effect"] == "Allow"
+            for pattern in statement.get("actions", ())
+        )
 
     def refusals(self, function_id: str, checks: list[tuple[str, str]]) -> list[str]:
         """The (action, resource) pairs the function's role may not do, as messages; [] if all allowed.

@@ -24,11 +24,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from tatami.local import proxy
-from tatami.local.integration import Invoke, LambdaIntegration
-from tatami.local.proxy import Reply, RequestData, gateway_reply, proxy_event
-from tatami.local.request_reading import DeadlineReader, declared_length, drain
-from tatami.local.routes import GatewayResponse, RouteTable
+from tatami.local.gateway import proxy
+from tatami.local.gateway.integration import Invoke, LambdaIntegration
+from tatami.local.gateway.proxy import Reply, RequestData, gateway_reply, proxy_event
+from tatami.local.gateway.request_reading import DeadlineReader, declared_length, drain
+from tatami.local.gateway.routes import GatewayResponse, RouteTable
 
 MAX_PAYLOAD_BYTES = 10 * 1024 * 1024  # API Gateway's REST payload quota
 Handle = Callable[[RequestData], Reply]

@@ -19,8 +19,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from tatami.local.functions import Invocation
-from tatami.local.metrics import MetricStore
+from tatami.local.cloudwatch.metrics import MetricStore
+from tatami.local.functions.pool import Invocation
 
 __all__ = ["CloudMetrics", "emf_datapoints", "throttle_datapoints"]
 

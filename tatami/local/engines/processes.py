@@ -21,7 +21,7 @@ import boto3
 from botocore.config import Config
 
 from tatami.checkout import repo_root
-from tatami.local.intrinsics import LOCAL_REGION
+from tatami.local.template.intrinsics import LOCAL_REGION
 
 _LIBC = ctypes.CDLL(None, use_errno=True)
 _PR_SET_PDEATHSIG = 1

@@ -2,7 +2,8 @@
 
 Built from scratch for every function, so each function sees only its own variables, as in Lambda:
 the template's, Lambda's reserved ones, and what the local cloud must add (the SDK's endpoint
-variables, `TATAMI_LOCAL` as SAM sets `AWS_SAM_LOCAL`, tracing off for want of an X-Ray daemon).
+variables, tracing off for want of an X-Ray daemon). Nothing tells a function it runs locally: what
+AWS offers and DynamoDB Local lacks, the local cloud answers itself (`engines.exports`).
 `TATAMI_RUNTIME` names the worker's runtime file and is removed before the handler loads.
 """
 
@@ -11,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from tatami.local import traffic
-from tatami.local.assembly import FunctionSpec
-from tatami.local.engines import LOCAL_CREDENTIALS
-from tatami.local.intrinsics import LOCAL_REGION
+from tatami.local.engines import traffic
+from tatami.local.engines.processes import LOCAL_CREDENTIALS
+from tatami.local.template.assembly import FunctionSpec
+from tatami.local.template.intrinsics import LOCAL_REGION
 
 
 def function_environment(
@@ -48,7 +49,6 @@ def function_environment(
         "LAMBDA_RUNTIME_DIR": str(runtime_file.parent),
         "_HANDLER": spec.handler,
         "TATAMI_RUNTIME": str(runtime_file),
-        "TATAMI_LOCAL": "1",
     }
     base = {
         "PATH": "/usr/local/bin:/usr/bin:/bin",

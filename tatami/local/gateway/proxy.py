@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs
 
-from tatami.local.functions import Invocation
-from tatami.local.routes import GatewayResponse, Route
+from tatami.local.functions.pool import Invocation
+from tatami.local.gateway.routes import GatewayResponse, Route
 
 LAMBDA_RESPONSE_BYTES = 6 * 1024 * 1024 + 100  # Lambda's synchronous response limit, as measured
 

@@ -11,7 +11,8 @@ two places, so the recorder is a botocore hook installed in both: every Lambda w
 before the handler is imported, so every client the function creates is covered), and the clients
 the CLI and the sample loaders create for the local cloud (`attach`, from `tatami.target`). The
 local cloud's own emulation of AWS is not app traffic and is not recorded: the TTL sweeper's deletes
-(free in AWS), the stream pollers (stream reads use no table capacity), table provisioning.
+(free in AWS), the stream pollers (stream reads use no table capacity), table provisioning, the
+export API's scans (`exports.py`: an export reads no table capacity).
 
 Every throttled attempt (each one the SDK retries too) is also logged, in the session's `throttled/`
 folder: DynamoDB's throttling metrics, which the local cloud's alarms evaluate (`metric_sources.py`).
@@ -98,7 +99,7 @@ class _Recorder:
         self.throttles = _Log(directory / THROTTLED_DIR, source)
 
     def ask(self, params: dict[str, Any], model: Any, context: dict[str, Any], **_: Any) -> None:
-        if model.name in RECORDED:
+        if model.name in RECORDED and "local_emulation" not in context:  # not the export's scan
             context[_ASKED] = params.get("ReturnConsumedCapacity", "NONE")
             if context[_ASKED] == "NONE":
                 params["ReturnConsumedCapacity"] = "INDEXES"

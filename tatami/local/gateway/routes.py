@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tatami.local.assembly import Stack, target_id
+from tatami.local.template.assembly import Stack, target_id
 
 
 @dataclass(frozen=True)

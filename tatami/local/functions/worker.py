@@ -1,11 +1,12 @@
 """One Lambda execution environment: a process that imports a handler once and serves invocations.
 
-Run as `python -m tatami.local.worker` by `functions.FunctionPool`. Requests arrive as JSON lines on
-stdin; replies leave as JSON lines on the original stdout. The handler's own prints and logs go to
+Run as `python -m tatami.local.functions.worker` by `pool.FunctionPool`. Requests arrive as JSON
+lines on stdin; replies leave as JSON lines on the original stdout. The handler's own prints and logs go to
 stderr (stdout is redirected there), which the parent prefixes with the function's name.
 
-This module imports only the standard library before the handler, so the handler's environment
-variables are in place before boto3 or Powertools read them (as in Lambda's init phase). Before the
+This module imports only the standard library before the handler (the hooks it installs, and what
+they import, use nothing else), so the handler's environment variables are in place before boto3 or
+Powertools read them (as in Lambda's init phase). Before the
 handler is imported, `sandbox.enter` leaves on the import path only what Lambda would (the asset,
 its layers, the runtime's boto3) and installs the IAM guard.
 """
@@ -19,10 +20,15 @@ import signal
 import sys
 import time
 import traceback
+from collections.abc import Callable
 from typing import Any
 
-from tatami.local import faults, traffic  # standard library only until they are installed
-from tatami.local.sandbox.enter import enter, max_memory_mb
+from tatami.local.engines import faults, traffic  # standard library only until they are installed
+from tatami.local.functions.sandbox.enter import enter, max_memory_mb
+
+# Set by the local cloud for a function whose role may call DynamoDB's export API: only its workers
+# load the local stand-in for it (some 30 ms of imports at every cold start of the others).
+EXPORT_API_ENV = "TATAMI_EXPORT_API"
 
 _function_arn = ""  # this function's ARN, from the runtime file (the handler's environment lacks it)
 
@@ -104,6 +110,13 @@ def _finish(request_id: str, started: float) -> int:
     return used_mb
 
 
+def _export_api() -> Callable[[], None]:
+    """The local stand-in's installer, imported now: once the sandbox closes, `tatami` is out of reach."""
+    from tatami.local.engines import exports
+
+    return exports.install
+
+
 def main() -> None:
     # Ctrl-C reaches the terminal's whole process group; the local cloud stops its workers itself
     # (closing stdin, or SIGKILL on a second Ctrl-C), so a worker must not die mid-reply with a traceback.
@@ -111,11 +124,14 @@ def main() -> None:
     replies = os.fdopen(os.dup(1), "w", buffering=1)
     os.dup2(2, 1)
     global _function_arn
+    install_exports = _export_api() if os.environ.pop(EXPORT_API_ENV, "") else None
     _function_arn = enter()["function_arn"]
-    # Both hook the sandbox's botocore, before the handler creates any client.
+    # They hook the sandbox's botocore, before the handler creates any client.
     if os.environ.get(faults.FAULTS_ENV):  # the reliability tests' injected faults
         faults.install_from_environment()
     traffic.install_from_environment()  # the DynamoDB traffic `tatami local insights` replays
+    if install_exports is not None:
+        install_exports()  # DynamoDB's export API, which DynamoDB Local lacks
     handler, init_error = _load_handler()
     replies.write(json.dumps({"ready": init_error is None}) + "\n")
     for line in sys.stdin:

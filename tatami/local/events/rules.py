@@ -6,8 +6,8 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from tatami.local.assembly import RuleSpec
-from tatami.local.intrinsics import LOCAL_ACCOUNT, LOCAL_REGION
+from tatami.local.template.assembly import RuleSpec
+from tatami.local.template.intrinsics import LOCAL_ACCOUNT, LOCAL_REGION
 
 
 def find_rule(rules: list[RuleSpec], name: str) -> RuleSpec:

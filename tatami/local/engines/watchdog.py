@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from tatami.local.engines import DYNAMODB_LOCAL, Engine, EngineError, start_dynamodb_local
+from tatami.local.engines.processes import DYNAMODB_LOCAL, Engine, EngineError, start_dynamodb_local
 
 __all__ = ["EngineWatch", "how_it_ended"]
 

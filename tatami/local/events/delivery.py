@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from tatami.local.assembly import StreamMappingSpec
-from tatami.local.functions import Invocation
-from tatami.local.metrics import LocalClock
+from tatami.local.cloudwatch.metrics import LocalClock
+from tatami.local.functions.pool import Invocation
+from tatami.local.template.assembly import StreamMappingSpec
 
 Invoke = Callable[[dict[str, Any]], Invocation]
 Discard = Callable[[dict[str, Any]], None]

@@ -13,8 +13,8 @@ import ast
 from dataclasses import dataclass, field
 from typing import Any
 
-from tatami.local.assembly import Assembly
-from tatami.local.intrinsics import Resolver
+from tatami.local.template.assembly import Assembly
+from tatami.local.template.intrinsics import Resolver
 
 __all__ = ["COMPARISONS", "AlarmSpec", "AlarmSpecError", "MetricStat", "read_alarms"]
 

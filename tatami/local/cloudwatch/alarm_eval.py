@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from tatami.local.alarm_specs import COMPARISONS, AlarmSpec, MetricStat
+from tatami.local.cloudwatch.alarm_specs import COMPARISONS, AlarmSpec, MetricStat
 
 __all__ = ["ALARM", "INSUFFICIENT_DATA", "OK", "Verdict", "evaluate", "statistic"]
 

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tatami.local.assembly import FunctionSpec
+from tatami.local.template.assembly import FunctionSpec
 
 LogSink = Callable[[str, str], None]
 INIT_TIMEOUT_SECONDS = 20.0  # Lambda allows 10 s of init; a loaded 2-core laptop needs more
@@ -46,13 +46,13 @@ class _WorkerGone(RuntimeError):
 
 
 class Worker:
-    """One `python -m tatami.local.worker` process for one function."""
+    """One `python -m tatami.local.functions.worker` process for one function."""
 
     def __init__(self, spec: FunctionSpec, env: Mapping[str, str], log_sink: LogSink) -> None:
         self.spec = spec
         # Bytecode goes to the local cloud's work folder, never into the asset (sandbox/enter.py).
         self.process = subprocess.Popen(
-            [sys.executable, "-I", "-m", "tatami.local.worker"],
+            [sys.executable, "-I", "-m", "tatami.local.functions.worker"],
             cwd=spec.code_dir,
             env=dict(env),
             stdin=subprocess.PIPE,

@@ -16,7 +16,7 @@ import base64
 from datetime import datetime
 from typing import Any
 
-from tatami.local.intrinsics import LOCAL_ACCOUNT, LOCAL_REGION
+from tatami.local.template.intrinsics import LOCAL_ACCOUNT, LOCAL_REGION
 
 TTL_IDENTITY = {"type": "Service", "principalId": "dynamodb.amazonaws.com"}
 

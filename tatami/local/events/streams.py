@@ -14,11 +14,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from tatami.local.assembly import StreamMappingSpec
-from tatami.local.delivery import BatchDelivery
-from tatami.local.filters import matches_any
-from tatami.local.stream_records import TTL_IDENTITY, aws_stream_arn, lambda_record
-from tatami.local.ttl import TtlRemovals
+from tatami.local.engines.ttl import TtlRemovals
+from tatami.local.events.delivery import BatchDelivery
+from tatami.local.events.filters import matches_any
+from tatami.local.events.stream_records import TTL_IDENTITY, aws_stream_arn, lambda_record
+from tatami.local.template.assembly import StreamMappingSpec
 
 
 @dataclass
