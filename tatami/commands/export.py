@@ -91,9 +91,7 @@ def export(
         raise click.ClickException("some exports failed (see above)")
 
 
-def _export(
-    target: Target, aws: OlapRepository, settings: ExportSettings, kind: str, wait: bool
-) -> list[ExportOutcome]:
+def _export(aws: OlapRepository, settings: ExportSettings, kind: str, wait: bool) -> list[ExportOutcome]:
     outcomes = run_aws(settings, aws, kind=kind, seed=f"cli-{uuid.uuid4()}")
     if wait:
         for outcome in outcomes:
