@@ -5,15 +5,23 @@ one ``BETWEEN`` per bucket, a BIGMIN walk in small Queries, a key range of a sor
 shard), a parallel Scan of an index or of the table (a segment per span). A span is one partition's
 stretch of the index, read in the index's order; results come back span after span, which is the order
 a page cursor follows.
+
+A plan carries its :class:`Access`, what made it (an index kind, or the Scan): the reader of its spans,
+the plans that share its order, what EXPLAIN adds. So the engine asks the plan, never which kind made it.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-__all__ = ["MAX_PAGE_BYTES", "CostModel", "Estimate", "Plan", "Span"]
+if TYPE_CHECKING:
+    from zindex.dynamodb import IndexRepository
+    from zindex.query import SearchQuery
+    from zindex.readers import Reader
+
+__all__ = ["MAX_PAGE_BYTES", "Access", "Candidates", "CostModel", "Estimate", "Plan", "Span"]
 
 MAX_PAGE_BYTES = 1 << 20  # DynamoDB returns at most 1 MB per Query or Scan call
 
@@ -79,20 +87,49 @@ class Span:
     reads: float = 0.0  # entries expected to be read
 
 
+class Access(Protocol):
+    """What made a plan (an index kind, or the Scan), asked about it by the executor and EXPLAIN."""
+
+    def reader(self, repository: IndexRepository, plan: Plan, query: SearchQuery) -> Reader:
+        """The reader of the plan's spans."""
+        ...
+
+    def family(self, plan: Plan) -> str:
+        """Plans of one family read the same order, so a page cursor of one is valid in all."""
+        ...
+
+    def explained(self, plan: Plan) -> dict[str, Any]:
+        """What EXPLAIN shows of the plan, when chosen, besides its estimate."""
+        ...
+
+
+def own_family(plan: Plan) -> str:
+    """The family of a plan that shares its order with no other: its kind, index and span count."""
+    return f"{plan.kind}:{plan.index or ''}:{len(plan.spans)}"
+
+
 @dataclass(frozen=True)
 class Plan:
-    """An access path: ``kind`` on ``index`` (None: the table), its spans, and its estimate."""
+    """An access path: ``kind`` on ``index`` (None: the table), its spans, its estimate and its maker."""
 
-    kind: str  # "z-ranges" | "z-between" | "z-walk" | "sorted" | "scan"
+    kind: str  # e.g. "z-ranges" | "z-between" | "z-walk" | "sorted" | "scan": for people and --plan
     index: str | None
     spans: tuple[Span, ...]
     estimate: Estimate
     query_limit: int | None = None  # a fixed Limit per Query (the BIGMIN walk's 25)
     detail: dict[str, Any] = field(default_factory=dict)
+    access: Access = field(kw_only=True, compare=False, repr=False)
 
     @property
     def family(self) -> str:
         """Plans of one family read the same order, so a page cursor of one is valid in all."""
-        if self.kind.startswith("z-"):
-            return f"z:{self.index}"
-        return f"{self.kind}:{self.index or ''}:{len(self.spans)}"
+        return self.access.family(self)
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """An index's plans for a search, and the matches it expects when it can tell (None: it cannot;
+    the optimizer then shares out another index's figure)."""
+
+    plans: list[Plan]
+    results: float | None = None

@@ -1,9 +1,11 @@
 """A search, end to end: query -> optimizer -> executor -> repository, one page at a time.
 
 :class:`Searcher` is what a service's route calls. It keeps the statistics (re-read every few minutes
-per execution environment) and the maintainer's status (re-read every few seconds, so that a search
-on an index that is behind says so), chooses the plan, runs one page of it, and returns the items, the
-cursor of the next page and what was read and paid beside what was estimated.
+per execution environment, or given once at construction by a job that built them) and the maintainer's
+status (re-read every few seconds, so that a search on an index that is behind says so), chooses the
+plan, runs one page of it, and returns the items, the cursor of the next page, what was read and paid
+beside what was estimated, and, when the table has no statistics yet, why the page was planned
+without them (the caller logs it: results are exact, only dearer).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ class SearchPage:
     choice: Choice
     lag_seconds: float = 0.0
     planning_ms: float = 0.0
+    without_statistics: str | None = None  # why it was planned with uniform statistics (None: it was not)
 
     def stats_json(self) -> dict[str, Any]:
         """The response's ``stats``: what this page read and paid, the plan, its estimate, the index lag."""
@@ -58,30 +61,37 @@ class SearchPage:
 class Searcher:
     """Searches of one indexed table (one per execution environment, reused while warm)."""
 
-    def __init__(self, repository: IndexRepository, model: CostModel | None = None) -> None:
+    def __init__(
+        self,
+        repository: IndexRepository,
+        model: CostModel | None = None,
+        statistics: Statistics | None = None,
+    ) -> None:
+        """``statistics``: plan with these, always (a job or a test that built them in memory); without,
+        the table's own are read every STATISTICS_TTL seconds."""
         self.repository, self.table, self.model = repository, repository.table, model or CostModel()
-        self._statistics: tuple[float, Statistics] | None = None
+        self._statistics: tuple[float, Statistics, str | None] | None = (
+            None if statistics is None else (float("inf"), statistics, None)
+        )
         self._status: tuple[float, Mapping[str, Any]] | None = None
-        self.planned_without_statistics: str | None = None
 
-    def statistics(self) -> Statistics:
-        """The statistics, read at most every STATISTICS_TTL seconds; uniform ones when there are none
-        (results stay exact; ``planned_without_statistics`` says why, for the log)."""
+    def _current(self) -> tuple[Statistics, str | None]:
         now = time.monotonic()
         if self._statistics is None or now - self._statistics[0] > STATISTICS_TTL:
             try:
-                found, self.planned_without_statistics = (
-                    loads(self.table, self.repository.get_statistics()),
-                    None,
-                )
+                self._statistics = (now, loads(self.table, self.repository.get_statistics()), None)
             except StatisticsError as exc:
-                found, self.planned_without_statistics = Statistics.uniform(self.table), str(exc)
-            self._statistics = (now, found)
-        return self._statistics[1]
+                self._statistics = (now, Statistics.uniform(self.table), str(exc))
+        return self._statistics[1], self._statistics[2]
 
-    def use_statistics(self, statistics: Statistics) -> None:
-        """Plan with these statistics (a benchmark or a test that built them in memory)."""
-        self._statistics = (float("inf"), statistics)
+    def statistics(self) -> Statistics:
+        """The statistics plans are made with: the table's, read at most every STATISTICS_TTL seconds;
+        uniform ones when there are none (results stay exact: see :meth:`without_statistics`)."""
+        return self._current()[0]
+
+    def without_statistics(self) -> str | None:
+        """Why plans are made with uniform statistics (None: with the table's own, or those given)."""
+        return self._current()[1]
 
     def lag(self) -> float:
         now = time.monotonic()
@@ -111,7 +121,7 @@ class Searcher:
         items, following, stats = execute(
             reader, choice.chosen.spans, limit, cursor, self.model.max_queries_per_page
         )
-        return SearchPage(items, following, stats, choice, self.lag(), planned)
+        return SearchPage(items, following, stats, choice, self.lag(), planned, self.without_statistics())
 
 
 def public(table: IndexedTable, item: Mapping[str, Any]) -> dict[str, Any]:

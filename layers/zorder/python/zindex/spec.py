@@ -5,13 +5,9 @@ the maintainer), the maintainer (which writes each item's index keys) and search
 indexes): the construct serialises it into the functions' environment (``ZINDEX_SPEC``), so all three
 read one declaration.
 
-Two kinds of index, any number of each (DynamoDB allows 20 GSIs per table):
-
-* :class:`ZIndex`: a sparse GSI whose partition key is a *bucket* (the index name and the address's top
-  ``bucket_bits`` bits: writes spread over buckets) and whose sort key is the binary Z-address of the
-  item's attributes, in the order listed.
-* :class:`SortedIndex`: a sparse GSI sorted by one attribute's native value, its partition key one of
-  ``shards`` values (a stable hash of the item's key), so a range of that attribute is ``shards`` Queries.
+Any number of indexes of each kind (DynamoDB allows 20 GSIs per table); the kinds are in
+:mod:`zindex.kinds` (a Z index over several attributes, a sorted index over one), each answering the one
+interface :class:`zindex.kinds.base.Index`.
 
 An item is in every index or in none: it is indexed when it holds every declared attribute and each
 value encodes; that keeps a search's result independent of the index the optimizer picks.
@@ -20,12 +16,12 @@ value encodes; that keeps a search's result independent of the index the optimiz
 from __future__ import annotations
 
 import json
-import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
-from zorder import Dimension, Encoding, Schema
+from zindex.kinds import Index, SortedIndex, ZIndex, index_from_dict, index_to_dict
+from zorder import Encoding, Schema
 from zorder.encodings import encoding_from_dict, encoding_to_dict
 
 __all__ = ["ENV", "Attribute", "Index", "IndexedTable", "SortedIndex", "ZIndex"]
@@ -76,58 +72,6 @@ class Attribute:
         return cls(data["name"], encoding_from_dict(data["encoding"]), (low, high), bool(data.get("wraps")))
 
 
-@dataclass(frozen=True, slots=True)
-class ZIndex:
-    """A Z-order GSI over ``attributes`` (most significant first at every bit level).
-
-    ``encodings`` gives an attribute another bit budget in this index than its declared encoding
-    (e.g. population as ``UInt(20)`` rather than ``UInt(32)``: zorder aligns every dimension's top bits,
-    so fewer bits move an attribute's bits up among the others').
-    """
-
-    name: str
-    attributes: tuple[str, ...]
-    bucket_bits: int
-    bucket_attribute: str = "zbucket"
-    address_attribute: str = "zaddr"
-    encodings: tuple[tuple[str, Encoding], ...] = ()
-    kind: ClassVar[str] = "z"
-
-    @property
-    def written(self) -> tuple[str, ...]:
-        """The attributes the maintainer writes for this index (its GSI keys)."""
-        return (self.bucket_attribute, self.address_attribute)
-
-
-@dataclass(frozen=True, slots=True)
-class SortedIndex:
-    """A GSI sorted by ``attribute``'s value, partitioned into ``shards`` by a hash of the item key."""
-
-    name: str
-    attribute: str
-    shards: int = 4
-    shard_attribute: str = "zshard"
-    kind: ClassVar[str] = "sorted"
-
-    @property
-    def written(self) -> tuple[str, ...]:
-        return (self.shard_attribute,)
-
-    def shard_of(self, key_text: str) -> int:
-        """A stable shard for an item key (crc32: the same in every process and language).
-
-        >>> SortedIndex("pop", "population", shards=4).shard_of("1850147")
-        0
-        """
-        return zlib.crc32(key_text.encode()) % self.shards
-
-    def shard_name(self, shard: int) -> str:
-        return f"{self.name}#{shard}"
-
-
-Index = ZIndex | SortedIndex
-
-
 @dataclass(frozen=True)
 class IndexedTable:
     """A table, the attributes its searches bound and the indexes that serve them.
@@ -143,7 +87,7 @@ class IndexedTable:
     attributes: tuple[Attribute, ...]
     indexes: tuple[Index, ...]
     projection: tuple[str, ...] = ()  # what a search returns besides the key (the GSIs INCLUDE it)
-    _schemas: dict[str, Schema] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _prepared: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         names = [a.name for a in self.attributes]
@@ -155,23 +99,12 @@ class IndexedTable:
         if len(set(written)) != len(written) or set(written) & {*names, *self.key}:
             raise ValueError(f"index key attributes {written} must be distinct from each other and the data")
         for index in self.indexes:
-            used = index.attributes if isinstance(index, ZIndex) else (index.attribute,)
-            unknown = sorted(set(used) - set(names))
+            unknown = sorted(set(index.ordered_by) - set(names))
             if unknown:
                 raise ValueError(
                     f"index {index.name!r} names unknown attributes {unknown}; declared: {names}"
                 )
-            if isinstance(index, ZIndex):
-                self._schemas[index.name] = self._schema_of(index)
-
-    def _schema_of(self, index: ZIndex) -> Schema:
-        own = dict(index.encodings)
-        schema = Schema(
-            tuple(Dimension(n, own.get(n) or self.attribute(n).encoding) for n in index.attributes)
-        )
-        if not 0 <= index.bucket_bits <= min(16, schema.bits):
-            raise ValueError(f"{index.name}: bucket_bits must be within 0..{min(16, schema.bits)}")
-        return schema
+            self._prepared[index.name] = index.prepare(self)
 
     def attribute(self, name: str) -> Attribute:
         return next(a for a in self.attributes if a.name == name)
@@ -183,12 +116,11 @@ class IndexedTable:
         return found[0]
 
     def schema(self, index: str) -> Schema:
-        """The ``zorder.Schema`` of a Z index."""
-        return self._schemas[index]
-
-    @property
-    def z_indexes(self) -> tuple[ZIndex, ...]:
-        return tuple(i for i in self.indexes if isinstance(i, ZIndex))
+        """The ``zorder.Schema`` of a Z index (what its kind derived from the declaration)."""
+        found = self._prepared[index]
+        if not isinstance(found, Schema):
+            raise KeyError(f"index {index!r} has no Z-order schema")
+        return found
 
     @property
     def written(self) -> tuple[str, ...]:
@@ -208,9 +140,7 @@ class IndexedTable:
         return IndexedTable(table, self.key, self.attributes, self.indexes, self.projection)
 
     def to_json(self) -> str:
-        indexes = [
-            {"kind": i.kind, **{k: getattr(i, k) for k in i.__dataclass_fields__}} for i in self.indexes
-        ]
+        """The whole declaration as JSON (what the construct puts in ``ZINDEX_SPEC``)."""
         return json.dumps(
             {
                 "format": FORMAT,
@@ -218,7 +148,7 @@ class IndexedTable:
                 "key": list(self.key),
                 "projection": list(self.projection),
                 "attributes": [a.to_dict() for a in self.attributes],
-                "indexes": indexes,
+                "indexes": [index_to_dict(i) for i in self.indexes],
             },
             sort_keys=True,
         )
@@ -230,7 +160,7 @@ class IndexedTable:
             raise ValueError(
                 f"not an indexed-table declaration ({data.get('format')!r}, expected {FORMAT!r})"
             )
-        indexes = [_index_from_dict(spec) for spec in data["indexes"]]
+        indexes = [index_from_dict(spec) for spec in data["indexes"]]
         return cls(
             data["table"],
             tuple(data["key"]),
@@ -244,20 +174,3 @@ class IndexedTable:
         if not env.get(ENV):
             raise RuntimeError(f"environment variable {ENV} is not set (the ZOrderIndex construct sets it)")
         return cls.from_json(env[ENV])
-
-
-def _index_to_dict(index: Index) -> dict[str, Any]:
-    found: dict[str, Any] = {"kind": index.kind, **{k: getattr(index, k) for k in index.__dataclass_fields__}}
-    if isinstance(index, ZIndex):
-        found["encodings"] = [[name, encoding_to_dict(e)] for name, e in index.encodings]
-    return found
-
-
-def _index_from_dict(data: Mapping[str, Any]) -> Index:
-    fields: dict[str, Any] = {
-        k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k not in ("kind", "encodings")
-    }
-    if data["kind"] == "sorted":
-        return SortedIndex(**fields)
-    encodings = tuple((name, encoding_from_dict(e)) for name, e in data.get("encodings", []))
-    return ZIndex(**fields, encodings=encodings)
