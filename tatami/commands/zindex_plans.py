@@ -122,8 +122,8 @@ def explain(
                 f"{cost:,.2f}",
             )
         )
-    if searcher.planned_without_statistics:
-        click.echo(f"note: no statistics ({searcher.planned_without_statistics})")
+    if searcher.without_statistics():
+        click.echo(f"note: no statistics ({searcher.without_statistics()})")
     if run:
         chosen = next((p for p, _ in choice.ranked if p.kind == kind), None) if kind else choice.chosen
         if chosen is None:
@@ -193,7 +193,7 @@ def advise(local: bool, table_name: str, workload: Path, sample: int) -> None:
     searches = _workload(workload, repository.table)
     items = _sample(repository, sample)
     searcher = Searcher(repository)
-    analyzed = searcher.statistics().items if searcher.planned_without_statistics is None else 0
+    analyzed = searcher.statistics().items if searcher.without_statistics() is None else 0
     total = max(len(items), analyzed)
     found = advise_indexes(repository.table, items, total, searches)
     click.echo(
