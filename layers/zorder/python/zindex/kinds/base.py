@@ -10,6 +10,7 @@ An index kind says, for a table that declares it:
 * with which statistics: the key ``analyze`` counts per item, and per-attribute marginal keys;
 * whether it can serve a search and at what cost: its candidate plans, each estimated;
 * with which reads: the reader of each of its plans (and the plans' family and EXPLAIN detail);
+* which indexes of its kind the advisor should price for a table;
 * its own JSON (the registry in :mod:`zindex.kinds` adds and reads the ``kind`` tag).
 """
 
@@ -98,6 +99,13 @@ class Index(ABC):
 
     def explained(self, plan: Plan) -> dict[str, Any]:
         return {}
+
+    # --- advice ------------------------------------------------------------------------------------
+    @classmethod
+    @abstractmethod
+    def proposals(cls, table: IndexedTable) -> list[Self]:
+        """Indexes of this kind worth pricing for ``table`` (the advisor's candidates), their key
+        attributes named apart from any other kind's."""
 
     # --- JSON -------------------------------------------------------------------------------------
     @abstractmethod

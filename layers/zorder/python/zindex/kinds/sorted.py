@@ -116,6 +116,11 @@ class SortedIndex(Index):
     def reader(self, repository: IndexRepository, plan: Plan, query: SearchQuery) -> Reader:
         return SortedReader(repository, plan, query, self)
 
+    @classmethod
+    def proposals(cls, table: IndexedTable) -> list[Self]:
+        """A sorted index per attribute."""
+        return [cls(f"by-{a.name}", a.name, 4, f"zs{n}") for n, a in enumerate(table.attributes)]
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "name": self.name,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import combinations
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from zindex.cursor import Cursor
@@ -172,6 +173,26 @@ class ZIndex(Index):
 
     def explained(self, plan: Plan) -> dict[str, Any]:
         return {"ranges": z_ranges(plan)}  # so that they can be drawn
+
+    # --- advice ------------------------------------------------------------------------------------
+    @classmethod
+    def proposals(cls, table: IndexedTable) -> list[Self]:
+        """A Z index over all the attributes and, beyond two, one over each pair (8 bucket bits).
+
+        >>> from zorder import UInt
+        >>> from zindex.spec import Attribute, IndexedTable
+        >>> abc = tuple(Attribute(n, UInt(8)) for n in "abc")
+        >>> t = IndexedTable("T", ("id",), abc, (ZIndex("z", ("a",), 2),))
+        >>> [i.name for i in ZIndex.proposals(t)]
+        ['z-a-b-c', 'z-a-b', 'z-a-c', 'z-b-c']
+        """
+        names = [a.name for a in table.attributes]
+        groups = [tuple(names)] + ([tuple(p) for p in combinations(names, 2)] if len(names) > 2 else [])
+        found = []
+        for n, group in enumerate(groups):
+            bits = sum(table.attribute(a).encoding.bits for a in group)
+            found.append(cls("z-" + "-".join(group), group, min(8, bits), f"zb{n}", f"za{n}"))
+        return found
 
     # --- JSON ---------------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
