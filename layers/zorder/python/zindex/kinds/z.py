@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 from zindex.cursor import Cursor
 from zindex.errors import BadQueryError
 from zindex.kinds.base import Index
-from zindex.kinds.zplanner import ZPlanner
 from zindex.plan import Candidates, Plan, Span
 from zindex.readers import Position, Reader
 from zorder import Box, Dimension, Encoding, Schema
@@ -162,6 +161,8 @@ class ZIndex(Index):
     def plans(self, query: SearchQuery, stats: IndexStats, model: CostModel, bound: float) -> Candidates:
         """Its cheapest cut set of address ranges, one ``BETWEEN`` per bucket and the BIGMIN walk; the
         matches expected are the planner's leaves' (what the boxes hold)."""
+        from zindex.kinds.zplanner import ZPlanner  # here: a declaration need not load the planner
+
         planner = ZPlanner(self, self.boxes(query), stats, self.bucket_shift(query.table), model, bound)
         return Candidates(planner.candidates(), planner.results)
 
