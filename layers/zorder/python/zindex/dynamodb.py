@@ -91,7 +91,7 @@ class IndexRepository:
             last_key=None if last is None else to_item(last),
         )
 
-    def query(
+    def query_index(
         self,
         index: str,
         condition: str,

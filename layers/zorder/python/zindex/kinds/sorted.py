@@ -158,4 +158,4 @@ class SortedReader(Reader):
         elif high is not None:
             condition, values[":khi"] = condition + " AND #kv <= :khi", high
         names = {"#ks": index.shard_attribute, "#kv": index.attribute}
-        return self.repository.query(index.name, condition, names, values, self.filter, limit, start)
+        return self.repository.query_index(index.name, condition, names, values, self.filter, limit, start)

@@ -257,7 +257,7 @@ class ZReader(Reader):
     def read(self, span: Span, position: Position, limit: int | None) -> tuple[ReadResponse, Position | None]:
         index = self.index
         first = position[0] if position[0] is not None else span.first
-        page = self.repository.query(
+        page = self.repository.query_index(
             index.name,
             "#kb = :kb AND #kz BETWEEN :kf AND :kl",
             {"#kb": index.bucket_attribute, "#kz": index.address_attribute},
