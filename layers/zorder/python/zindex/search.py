@@ -70,19 +70,21 @@ class Searcher:
         """``statistics``: plan with these, always (a job or a test that built them in memory); without,
         the table's own are read every STATISTICS_TTL seconds."""
         self.repository, self.table, self.model = repository, repository.table, model or CostModel()
-        self._statistics: tuple[float, Statistics, str | None] | None = (
-            None if statistics is None else (float("inf"), statistics, None)
-        )
+        self._given = statistics
+        self._read: tuple[float, Statistics, str | None] | None = None  # when, what, why uniform
         self._status: tuple[float, Mapping[str, Any]] | None = None
 
     def _current(self) -> tuple[Statistics, str | None]:
+        """The statistics to plan with, and why they are uniform ones (None: they are not)."""
+        if self._given is not None:
+            return self._given, None
         now = time.monotonic()
-        if self._statistics is None or now - self._statistics[0] > STATISTICS_TTL:
+        if self._read is None or now - self._read[0] > STATISTICS_TTL:
             try:
-                self._statistics = (now, loads(self.table, self.repository.get_statistics()), None)
+                self._read = (now, loads(self.table, self.repository.get_statistics()), None)
             except StatisticsError as exc:
-                self._statistics = (now, Statistics.uniform(self.table), str(exc))
-        return self._statistics[1], self._statistics[2]
+                self._read = (now, Statistics.uniform(self.table), str(exc))
+        return self._read[1], self._read[2]
 
     def statistics(self) -> Statistics:
         """The statistics plans are made with: the table's, read at most every STATISTICS_TTL seconds;
