@@ -110,10 +110,17 @@ def _encoding_and_values(kind: str) -> st.SearchStrategy[tuple[Encoding, st.Sear
         return st.integers(43, 64).map(
             lambda b: (Timestamp(b), st.one_of(millis, st.just("2024-05-01T00:00:00+00:00")))
         )
-    return st.just((Bool(), st.booleans()))
+    if kind == "bool":
+        return st.just((Bool(), st.booleans()))
+    raise AssertionError(f"no strategy for the {kind!r} encoding: add one")
 
 
 encodings = st.sampled_from(sorted(ENCODINGS)).flatmap(_encoding_and_values)
+
+
+def test_every_encoding_has_a_strategy() -> None:
+    for kind in ENCODINGS:
+        assert _encoding_and_values(kind) is not None
 
 
 @st.composite
