@@ -57,11 +57,10 @@ from _zorder_search.figures import percentile
 
 from tatami.samples.places import rows as place_rows
 from tatami_functions.places.schema import POPULATION_INDEX, Z_INDEX
-from zindex import SearchQuery
+from zindex import IndexedTable, SearchQuery, SortedIndex, ZIndex
 from zindex.keys import index_keys
 from zindex.optimizer import choose
 from zindex.plan import CostModel, Estimate
-from zindex.spec import IndexedTable, SortedIndex, ZIndex
 from zindex.statistics import build, entry_bytes
 from zorder import Box, Fixed, Float, UInt
 from zorder.bigmin import bigmin, litmax, next_in_box, prev_in_box

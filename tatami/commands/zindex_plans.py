@@ -20,14 +20,13 @@ from typing import Any
 import click
 
 from tatami.commands.zindex_target import open_table, table_options
-from zindex import Cursor, IndexedTable, SearchQuery
+from zindex import Cursor, IndexedTable, SearchQuery, SortedIndex, ZIndex
 from zindex.advisor import advise as advise_indexes
 from zindex.dynamodb import IndexRepository
 from zindex.errors import ZIndexError
 from zindex.executor import PageStats
 from zindex.optimizer import describe
 from zindex.search import Searcher
-from zindex.spec import SortedIndex, ZIndex
 
 TEXT_KINDS = ("Text", "Timestamp")
 

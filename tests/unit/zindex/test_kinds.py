@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 import zindex
 from zindex import Attribute, IndexedTable, SortedIndex, ZIndex
-from zindex.kinds import KINDS, Index
+from zindex.kinds import KINDS
+from zindex.spec import Index
 from zorder import Bool, Encoding, Fixed, Float, Int, Text, Timestamp, UInt
 from zorder.encodings import ENCODINGS
 
@@ -44,16 +45,30 @@ def _prefix_or_kind_key(node: ast.AST) -> bool:
         return False
     args = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
     prefix = any(a and any(tag.startswith(a.rstrip("-:")) for tag in KIND_TAGS) for a in args)
-    return (node.func.attr == "startswith" and prefix) or (node.func.attr == "get" and "kind" in args)
+    return (node.func.attr == "startswith" and prefix) or (
+        node.func.attr in ("get", "pop") and "kind" in args
+    )
+
+
+REGISTRY = "index_from_dict"  # the one function that reads the kind tag (zindex.spec), through KINDS
 
 
 def _kind_dispatch(source: str) -> list[int]:
     """Lines that ask which kind an index or plan is: isinstance on a kind class, a comparison with a
     kind tag (or a ``z-`` plan kind) or of a ``.kind``, ``startswith`` a kind's prefix, the ``kind``
-    key of a JSON document."""
+    key of a JSON document (but in the registry's own function)."""
     checks = (_isinstance_on_a_kind, _compares_kinds, _prefix_or_kind_key)
+    tree = ast.parse(source)
+    registry = {
+        id(node)
+        for function in ast.walk(tree)
+        if isinstance(function, ast.FunctionDef) and function.name == REGISTRY
+        for node in ast.walk(function)
+    }
     return sorted(
-        getattr(node, "lineno", 0) for node in ast.walk(ast.parse(source)) if any(c(node) for c in checks)
+        getattr(node, "lineno", 0)
+        for node in ast.walk(tree)
+        if id(node) not in registry and any(c(node) for c in checks)
     )
 
 
@@ -75,6 +90,7 @@ def test_the_check_finds_what_it_looks_for() -> None:
     )
     assert _kind_dispatch(sample) == [2, 3, 4, 5, 6]
     assert _kind_dispatch("def g(plan):\n    return plan.family, isinstance(plan, dict)\n") == []
+    assert _kind_dispatch("def index_from_dict(data):\n    return KINDS[data.pop('kind')]\n") == []
 
 
 def test_every_kind_is_registered_under_its_tag() -> None:

@@ -33,12 +33,15 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+import zindex.kinds  # noqa: F401 - registers the kinds, so that any declaration read from JSON finds them
+
 if TYPE_CHECKING:
     from zindex.cursor import Cursor
     from zindex.errors import BadQueryError, StaleImageError, StatisticsError, UnencodableError, ZIndexError
+    from zindex.kinds import SortedIndex, ZIndex
     from zindex.plan import CostModel, Estimate, Plan, Span
     from zindex.query import SearchQuery
-    from zindex.spec import ENV, Attribute, IndexedTable, SortedIndex, ZIndex
+    from zindex.spec import ENV, Attribute, IndexedTable
 
 # The names below load with their module on first use (PEP 562), so that a function importing
 # ``zindex`` for its errors or its declaration does not pay at init for modules it never touches.
@@ -52,12 +55,12 @@ _WHERE = {
     "IndexedTable": "zindex.spec",
     "Plan": "zindex.plan",
     "SearchQuery": "zindex.query",
-    "SortedIndex": "zindex.spec",
+    "SortedIndex": "zindex.kinds",
     "Span": "zindex.plan",
     "StaleImageError": "zindex.errors",
     "StatisticsError": "zindex.errors",
     "UnencodableError": "zindex.errors",
-    "ZIndex": "zindex.spec",
+    "ZIndex": "zindex.kinds",
     "ZIndexError": "zindex.errors",
 }
 

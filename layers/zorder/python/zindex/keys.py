@@ -1,7 +1,7 @@
 """An item's index keys: what the maintainer writes so that the item appears in every index.
 
 An item is indexed when it holds every declared attribute and each value, saturated into its domain,
-encodes; each index kind then says which keys place it (:meth:`zindex.kinds.base.Index.keys`).
+encodes; each index kind then says which keys place it (:meth:`zindex.spec.Index.keys`).
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def index_keys(table: IndexedTable, item: Mapping[str, Any]) -> dict[str, Any]:
     Examples
     --------
     >>> from zorder import UInt
-    >>> from zindex.spec import Attribute, IndexedTable, SortedIndex, ZIndex
+    >>> from zindex import Attribute, IndexedTable, SortedIndex, ZIndex
     >>> t = IndexedTable("T", ("id",), (Attribute("a", UInt(8)), Attribute("b", UInt(8), (None, 15))),
     ...                  (ZIndex("ix", ("a", "b"), 4), SortedIndex("by-a", "a", shards=2)))
     >>> index_keys(t, {"id": "k", "a": 255, "b": 0})

@@ -41,7 +41,7 @@ class SearchQuery:
 
     >>> from decimal import Decimal as D
     >>> from zorder import Fixed
-    >>> from zindex.spec import Attribute, IndexedTable, ZIndex
+    >>> from zindex import Attribute, IndexedTable, ZIndex
     >>> t = IndexedTable("T", ("id",), (Attribute("lon", Fixed(-180, 180, 16), wraps=True),),
     ...                  (ZIndex("z", ("lon",), 2),))
     >>> q = SearchQuery(t, {"lon": (D(170), D(-170))})

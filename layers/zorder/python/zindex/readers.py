@@ -1,9 +1,8 @@
-"""How one span of a plan is read: the DynamoDB call, where the next call starts, and the cursor a page
-leaves when it stops in the span.
+"""The Scan, which any table has whatever its kinds of index: its access (:data:`SCAN` makes its plans)
+and its reader, and :func:`reader_for`, the reader of any plan (its access knows which).
 
-:class:`Reader` is what the executor drives; by default a span goes on from DynamoDB's LastEvaluatedKey.
-Each index kind brings the reader of its own plans (:mod:`zindex.kinds`); the Scan of an index or of the
-table, which any table has whatever its kinds, is here (:data:`SCAN` makes its plans).
+Each index kind brings the reader of its own plans (:mod:`zindex.kinds`), built on
+:class:`zindex.plan.Reader`.
 """
 
 from __future__ import annotations
@@ -11,54 +10,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from zindex.cursor import Cursor
 from zindex.errors import UnencodableError
 from zindex.keys import index_keys, indexable
-from zindex.plan import own_family
+from zindex.plan import Reader, own_family
 
 if TYPE_CHECKING:
     from zindex.dynamodb import IndexRepository, ReadResponse
     from zindex.plan import Plan, Span
     from zindex.query import SearchQuery
 
-__all__ = ["SCAN", "Position", "Reader", "reader_for"]
-
-Position = tuple[int | None, Mapping[str, Any] | None]  # Z: the next Query's first address; start key
-
-
-class Reader:
-    """Reads the spans of one plan, going on from LastEvaluatedKey (a kind's reader may do better)."""
-
-    def __init__(self, repository: IndexRepository, plan: Plan, query: SearchQuery) -> None:
-        self.repository, self.plan, self.query = repository, plan, query
-        self.table = repository.table
-        require = tuple(a.name for a in self.table.attributes) if plan.index is None else ()
-        self.filter = query.filter(require)
-
-    def start(self, span: Span, cursor: Cursor | None) -> Position | None:
-        if cursor is not None and cursor.partition == span.partition and cursor.key is not None:
-            return None, cursor.key
-        return None, None
-
-    def read(self, span: Span, position: Position, limit: int | None) -> tuple[ReadResponse, Position | None]:
-        page = self._call(span, position[1], limit)
-        return page, None if page.last_key is None else (None, page.last_key)
-
-    def _call(self, span: Span, start: Mapping[str, Any] | None, limit: int | None) -> ReadResponse:
-        raise NotImplementedError
-
-    def entry_key(self, item: Mapping[str, Any]) -> dict[str, Any]:
-        """The index key of a returned item (what ExclusiveStartKey needs)."""
-        index = None if self.plan.index is None else self.table.index(self.plan.index)
-        names = [*self.table.key, *(index.entry_key if index else ())]
-        return {name: item[name] for name in names}
-
-    def after_item(self, span: Span, item: Mapping[str, Any]) -> Cursor:
-        return Cursor(self.plan.family, span.partition, key=self.entry_key(item))
-
-    def at(self, span: Span, position: Position | None) -> Cursor:
-        """The cursor of a page that stops at ``position`` in ``span`` (None: after the whole span)."""
-        return Cursor(self.plan.family, span.partition, key=None if position is None else position[1])
+__all__ = ["SCAN", "ScanReader", "reader_for"]
 
 
 class ScanReader(Reader):

@@ -131,7 +131,7 @@ def public(table: IndexedTable, item: Mapping[str, Any]) -> dict[str, Any]:
     answer does not depend on the plan), numbers as JSON numbers.
 
     >>> from zorder import UInt
-    >>> from zindex.spec import Attribute, ZIndex
+    >>> from zindex import Attribute, ZIndex
     >>> t = IndexedTable("T", ("id",), (Attribute("n", UInt(8)),), (ZIndex("z", ("n",), 2),), ("x",))
     >>> public(t, {"id": "a", "n": Decimal("2"), "x": Decimal("1.5"), "zaddr": b"\\x00", "other": 1})
     {'id': 'a', 'n': 2, 'x': 1.5}

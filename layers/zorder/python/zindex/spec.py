@@ -5,9 +5,22 @@ the maintainer), the maintainer (which writes each item's index keys) and search
 indexes): the construct serialises it into the functions' environment (``ZINDEX_SPEC``), so all three
 read one declaration.
 
-Any number of indexes of each kind (DynamoDB allows 20 GSIs per table); the kinds are in
-:mod:`zindex.kinds` (a Z index over several attributes, a sorted index over one), each answering the one
-interface :class:`zindex.kinds.base.Index`.
+Any number of indexes of each kind (DynamoDB allows 20 GSIs per table). Every kind answers the one
+interface :class:`Index`, so that the rest of the engine never asks which kind it holds (GeoMesa's
+lesson: a new kind is one new class, not an edit in every module). An index kind says:
+
+* what it is made of: the declared attributes it orders by, the attributes the maintainer writes, its
+  GSI's keys (the construct creates it), the attributes of an entry's key (what a page resumes after),
+  and whether it fits the table;
+* with which keys: an item's index keys (what the maintainer writes);
+* with which statistics: the key ``analyze`` counts per item, and per-attribute marginal keys;
+* whether it can serve a search and at what cost: its candidate plans, each estimated;
+* with which reads: the reader of each of its plans (and the plans' family and EXPLAIN detail);
+* which indexes of its kind the advisor should price for a table;
+* its own JSON; :data:`KINDS`, filled by :mod:`zindex.kinds` (the Z and sorted kinds), reads its tag.
+
+The interface lives here, below the planner, so its search-side methods take and return ``Any``: each
+kind types them precisely (a plan, a reader, a query, statistics are all built on this declaration).
 
 An item is in every index or in none: it is indexed when it holds every declared attribute and each
 value encodes; that keeps a search's result independent of the index the optimizer picks.
@@ -16,15 +29,15 @@ value encodes; that keeps a search's result independent of the index the optimiz
 from __future__ import annotations
 
 import json
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar, Self
 
-from zindex.kinds import Index, SortedIndex, ZIndex, index_from_dict, index_to_dict
 from zorder import Encoding, Schema
 from zorder.encodings import encoding_from_dict, encoding_to_dict
 
-__all__ = ["ENV", "Attribute", "Index", "IndexedTable", "SortedIndex", "ZIndex"]
+__all__ = ["ENV", "KINDS", "Attribute", "Index", "IndexedTable", "index_from_dict", "index_to_dict"]
 
 ENV = "ZINDEX_SPEC"  # the environment variable holding IndexedTable.to_json()
 FORMAT = "zindex.table/1"
@@ -72,11 +85,117 @@ class Attribute:
         return cls(data["name"], encoding_from_dict(data["encoding"]), (low, high), bool(data.get("wraps")))
 
 
+class Index(ABC):
+    """One kind of index; subclasses are frozen dataclasses with a ``name`` field."""
+
+    __slots__ = ()
+    kind: ClassVar[str]  # its tag in the declaration's JSON
+    planning_effort: ClassVar[int] = 1  # cheaper-to-plan kinds plan first: their cost bounds the others
+
+    name: str
+
+    # --- what it is made of -----------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def ordered_by(self) -> tuple[str, ...]:
+        """The declared attributes its keys order items by."""
+
+    @property
+    @abstractmethod
+    def written(self) -> tuple[str, ...]:
+        """The attributes the maintainer writes for this index (its GSI keys, or part of them)."""
+
+    @property
+    def entry_key(self) -> tuple[str, ...]:
+        """The attributes of an entry's key besides the table's (what ExclusiveStartKey needs)."""
+        return self.written
+
+    @abstractmethod
+    def gsi_keys(self, table: IndexedTable) -> tuple[tuple[str, str], tuple[str, str]]:
+        """Its GSI's partition and sort key: (attribute, DynamoDB type "S", "N" or "B") each."""
+
+    def prepare(self, table: IndexedTable) -> Any:
+        """Check the index against its table (raise ValueError); returns what it derives once from the
+        declaration (a Z index: its ``zorder.Schema``), kept by the table."""
+        return None
+
+    # --- keys and statistics ----------------------------------------------------------------------
+    @abstractmethod
+    def keys(self, table: IndexedTable, item: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
+        """The item's keys in this index; ``values``: its attributes, saturated into their domains and
+        known to encode."""
+
+    @abstractmethod
+    def key_bits(self, table: IndexedTable) -> tuple[int, tuple[int, ...]]:
+        """Bits of the key ``analyze`` counts and of each marginal key (uniform statistics use them)."""
+
+    @abstractmethod
+    def sample(
+        self, table: IndexedTable, item: Mapping[str, Any], keys: Mapping[str, Any]
+    ) -> tuple[int, tuple[int, ...]]:
+        """What ``analyze`` counts of one indexed item: its key and its marginal keys (``keys``: the
+        item's index keys)."""
+
+    # --- plans and reads --------------------------------------------------------------------------
+    @abstractmethod
+    def plans(self, query: Any, stats: Any, model: Any, bound: float) -> Any:
+        """Its candidate plans for ``query`` (none if it cannot serve it), estimated from its statistics;
+        ``bound``: the cost of the cheapest plan found so far (refining dearer plans is wasted work)."""
+
+    @abstractmethod
+    def reader(self, repository: Any, plan: Any, query: Any) -> Any:
+        """The reader of one of its plans."""
+
+    def family(self, plan: Any) -> str:
+        """Plans of one family read the same order (a page cursor of one is valid in all); by default a
+        plan shares its order with no other."""
+        return f"{plan.kind}:{plan.index or ''}:{len(plan.spans)}"
+
+    def explained(self, plan: Any) -> dict[str, Any]:
+        """What EXPLAIN shows of one of its plans, when chosen, besides its estimate."""
+        return {}
+
+    # --- advice ------------------------------------------------------------------------------------
+    @classmethod
+    @abstractmethod
+    def proposals(cls, table: IndexedTable) -> list[Self]:
+        """Indexes of this kind worth pricing for ``table`` (the advisor's candidates), their key
+        attributes named apart from any other kind's."""
+
+    # --- JSON -------------------------------------------------------------------------------------
+    @abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """Its fields as JSON values (without the ``kind`` tag)."""
+
+    @classmethod
+    @abstractmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Inverse of :meth:`to_dict`."""
+
+
+KINDS: dict[str, type[Index]] = {}  # kind tag -> class; :mod:`zindex.kinds` registers each kind
+
+
+def index_to_dict(index: Index) -> dict[str, Any]:
+    """An index as JSON values, tagged with its kind."""
+    return {"kind": index.kind, **index.to_dict()}
+
+
+def index_from_dict(data: Mapping[str, Any]) -> Index:
+    """Inverse of :func:`index_to_dict`: the registry of kinds reads the tag."""
+    fields = dict(data)
+    kind = fields.pop("kind", None)
+    if kind not in KINDS:
+        raise ValueError(f"unknown index kind {kind!r}; expected one of {sorted(KINDS)}")
+    return KINDS[kind].from_dict(fields)
+
+
 @dataclass(frozen=True)
 class IndexedTable:
     """A table, the attributes its searches bound and the indexes that serve them.
 
     >>> from zorder import Fixed
+    >>> from zindex import ZIndex
     >>> t = IndexedTable("T", ("id",), (Attribute("x", Fixed(0, 1, 8)),), (ZIndex("t-z", ("x",), 2),))
     >>> IndexedTable.from_json(t.to_json()) == t, t.schema("t-z").bits
     (True, 8)

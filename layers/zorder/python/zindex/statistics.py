@@ -25,8 +25,7 @@ from zindex.keys import index_keys, indexable
 from zindex.sizes import item_size
 
 if TYPE_CHECKING:
-    from zindex.kinds import Index
-    from zindex.spec import IndexedTable
+    from zindex.spec import Index, IndexedTable
 
 __all__ = ["IndexStats", "Statistics", "build", "dumps", "entry_bytes", "loads"]
 
@@ -94,7 +93,7 @@ def build(
     """Statistics of ``table`` from its items (plain Python values, as a Scan deserialises them).
 
     >>> from zorder import UInt
-    >>> from zindex.spec import Attribute, IndexedTable, ZIndex
+    >>> from zindex import Attribute, IndexedTable, ZIndex
     >>> t = IndexedTable("T", ("id",), (Attribute("a", UInt(8)), Attribute("b", UInt(8))),
     ...                  (ZIndex("ix", ("a", "b"), 2),))
     >>> s = build(t, [{"id": str(a), "a": a, "b": 7} for a in range(100)])

@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from zindex.keys import key_text
-from zindex.kinds.base import Index
-from zindex.plan import Candidates, Estimate, Plan, Span, calls
-from zindex.readers import Reader
+from zindex.plan import Candidates, Estimate, Plan, Reader, Span, calls
 from zindex.sizes import read_units
+from zindex.spec import Index
 
 if TYPE_CHECKING:
     from zindex.dynamodb import IndexRepository, ReadResponse

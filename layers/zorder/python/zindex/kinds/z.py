@@ -17,9 +17,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from zindex.cursor import Cursor
 from zindex.errors import BadQueryError
-from zindex.kinds.base import Index
-from zindex.plan import Candidates, Plan, Span
-from zindex.readers import Position, Reader
+from zindex.plan import Candidates, Plan, Position, Reader, Span
+from zindex.spec import Index
 from zorder import Box, Dimension, Encoding, Schema
 from zorder.bigmin import next_in_box
 from zorder.encodings import encoding_from_dict, encoding_to_dict

@@ -25,7 +25,7 @@ from zorder import Box
 from zorder.bits import Interleaver
 
 if TYPE_CHECKING:
-    from zindex.kinds.z import ZIndex
+    from zindex.spec import Index
     from zindex.statistics import IndexStats
 
 __all__ = ["ZPlanner"]
@@ -82,7 +82,7 @@ class ZPlanner:
 
     def __init__(
         self,
-        index: ZIndex,
+        index: Index,  # the Z index (its plans carry it as their access)
         boxes: Sequence[Box],
         stats: IndexStats,
         shift: int,
