@@ -57,11 +57,10 @@ from _zorder_search.figures import percentile
 
 from tatami.samples.places import rows as place_rows
 from tatami_functions.places.schema import POPULATION_INDEX, Z_INDEX
-from zindex import SearchQuery
-from zindex.keys import bucket_shift, index_keys
+from zindex import IndexedTable, SearchQuery, SortedIndex, ZIndex
+from zindex.keys import index_keys
 from zindex.optimizer import choose
 from zindex.plan import CostModel, Estimate
-from zindex.spec import IndexedTable, ZIndex
 from zindex.statistics import build, entry_bytes
 from zorder import Box, Fixed, Float, UInt
 from zorder.bigmin import bigmin, litmax, next_in_box, prev_in_box
@@ -102,11 +101,15 @@ class Places:
         return np.flatnonzero(mask)
 
 
+def _z_indexes(table: IndexedTable) -> list[ZIndex]:
+    return [i for i in table.indexes if isinstance(i, ZIndex)]
+
+
 def load_places(
     rows: list[dict[str, Any]], table: IndexedTable = DECLARATION, index: str = Z_INDEX
 ) -> Places:
     """The cities in the order of ``table``'s Z index ``index``."""
-    z = next(i for i in table.z_indexes if i.name == index)
+    z = next(i for i in _z_indexes(table) if i.name == index)
     keyed = []
     for row in rows:
         keys = index_keys(table, row)
@@ -299,13 +302,15 @@ def main() -> None:
     print(f"keying {measured['cities']:,} cities with the engine's own index_keys ...")
     rows_in = place_rows(args.cities)
     extended = replace(DECLARATION, indexes=(*DECLARATION.indexes, *EXTRA_INDEXES))
-    orders = {index.name: load_places(rows_in, extended, index.name) for index in extended.z_indexes}
+    orders = {index.name: load_places(rows_in, extended, index.name) for index in _z_indexes(extended)}
     places = orders[Z_INDEX]
-    shards = next(i.shards for i in DECLARATION.indexes if i.name == POPULATION_INDEX)
+    shards = next(
+        i.shards for i in DECLARATION.indexes if isinstance(i, SortedIndex) and i.name == POPULATION_INDEX
+    )
     page_cap = CostModel().max_queries_per_page
     plan, reads = engine_offline(DECLARATION, {Z_INDEX: places})
     plan_more, reads_more = engine_offline(extended, orders)
-    shifts = {index.name: bucket_shift(extended, index) for index in extended.z_indexes}
+    shifts = {index.name: index.bucket_shift(extended) for index in _z_indexes(extended)}
 
     rows = []
     print(f"the oracle over {len(measured['per_box'])} boxes on {len(orders)} Z indexes ...")
@@ -319,7 +324,7 @@ def main() -> None:
             )
         query = SearchQuery(extended, _typed_bounds(bounds))
         frontiers = {
-            name: z_frontier(order, query.boxes(name), shifts[name]) for name, order in orders.items()
+            z.name: z_frontier(orders[z.name], z.boxes(query), shifts[z.name]) for z in _z_indexes(extended)
         }
         population = [sorted_plan(places, bounds, shards)] if "population" in bounds else []
         budget = 1.1 * min(box["single"]["rcu"], box["loop"]["rcu"])

@@ -174,8 +174,7 @@ def main() -> None:
     engine = start_engine(args.fresh)
     try:
         stats, rows, timings = prepare(args)
-        searcher = Searcher(IndexRepository(DECLARATION, client()))
-        searcher.use_statistics(stats)
+        searcher = Searcher(IndexRepository(DECLARATION, client()), statistics=stats)
         boxes = workload(rows, args.boxes, args.population_boxes, args.seed)
         runs: dict[str, list[Run]] = {key: [] for key in STRATEGIES}
         for n, bounds in enumerate(boxes):

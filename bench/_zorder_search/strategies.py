@@ -7,14 +7,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from _zorder_search.data import DECLARATION, client
-from zindex import Cursor, SearchQuery
-from zindex.keys import bucket_name, bucket_shift
+from zindex import Cursor, SearchQuery, ZIndex
 from zindex.search import Searcher
 from zorder import Box
 from zorder.bigmin import next_in_box
 
-Z = DECLARATION.z_indexes[0]
-SHIFT = bucket_shift(DECLARATION, Z)
+Z = next(i for i in DECLARATION.indexes if isinstance(i, ZIndex) and i.name == "places-z")
+SHIFT = Z.bucket_shift(DECLARATION)
 
 
 @dataclass
@@ -62,7 +61,7 @@ def _query(dynamodb: Any, run: Run, bucket: int, first: int, last: int, **extra:
         IndexName=Z.name,
         KeyConditionExpression="zbucket = :b AND zaddr BETWEEN :f AND :l",
         ExpressionAttributeValues={
-            ":b": {"S": bucket_name(Z, bucket)},
+            ":b": {"S": Z.bucket_name(bucket)},
             ":f": {"B": first.to_bytes(8)},
             ":l": {"B": last.to_bytes(8)},
             **extra.pop("values", {}),
@@ -93,7 +92,7 @@ def run_single(query: SearchQuery) -> Run:
     """One Query BETWEEN zmin AND zmax per bucket the box touches, the bounds as a FilterExpression."""
     dynamodb, run = client(), Run()
     started = time.perf_counter()
-    for box in query.boxes(Z.name):
+    for box in Z.boxes(query):
         for number in range(box.zmin >> SHIFT, (box.zmax >> SHIFT) + 1):
             first, last = max(box.zmin, number << SHIFT), min(box.zmax, ((number + 1) << SHIFT) - 1)
             extra = _filter(query)
@@ -143,7 +142,7 @@ def _loop_box(dynamodb: Any, run: Run, query: SearchQuery, box: Box) -> None:
 def run_loop(query: SearchQuery) -> Run:
     dynamodb, run = client(), Run()
     started = time.perf_counter()
-    for box in query.boxes(Z.name):
+    for box in Z.boxes(query):
         _loop_box(dynamodb, run, query, box)
     run.seconds = time.perf_counter() - started
     return run

@@ -22,21 +22,16 @@ from infra.constructs.service_function import ServiceFunction, add_environment
 from infra.constructs.shared import Shared
 from infra.constructs.stream_consumer import stream_failure_queue, subscribe_to_stream
 from infra.constructs.table_grants import grant_indexes, grant_table
-from zindex import ENV, IndexedTable, SortedIndex, ZIndex
+from zindex import ENV, IndexedTable
+from zindex.kinds import Index
 from zindex.lambda_handler import BATCH_SIZE_ENV
 
 MAINTAINER_HANDLER = "zindex.lambda_handler.handler"
-_STRING, _NUMBER, _BINARY = (
-    dynamodb.AttributeType.STRING,
-    dynamodb.AttributeType.NUMBER,
-    dynamodb.AttributeType.BINARY,
-)
-
-
-def _sort_key_type(declaration: IndexedTable, index: SortedIndex) -> dynamodb.AttributeType:
-    """Numbers sort as numbers; text and instants (ISO-8601 text) as strings."""
-    kind = type(declaration.attribute(index.attribute).encoding).__name__
-    return _STRING if kind in ("Text", "Timestamp") else _NUMBER
+_TYPES = {  # the kinds name their GSI key types as DynamoDB does
+    "S": dynamodb.AttributeType.STRING,
+    "N": dynamodb.AttributeType.NUMBER,
+    "B": dynamodb.AttributeType.BINARY,
+}
 
 
 class ZOrderIndex(Construct):
@@ -94,17 +89,13 @@ class ZOrderIndex(Construct):
         # The write-back and the status item are conditional/ADD UpdateItems of the table; nothing else.
         grant_table(self.maintainer, table, "UpdateItem")
 
-    def _add_index(self, declaration: IndexedTable, index: ZIndex | SortedIndex) -> None:
-        if isinstance(index, ZIndex):
-            keys = (index.bucket_attribute, _STRING), (index.address_attribute, _BINARY)
-        else:
-            keys = (index.shard_attribute, _STRING), (index.attribute, _sort_key_type(declaration, index))
-        (pk, pk_type), (sk, sk_type) = keys
+    def _add_index(self, declaration: IndexedTable, index: Index) -> None:
+        (pk, pk_type), (sk, sk_type) = index.gsi_keys(declaration)
         projected = [a for a in declaration.projection if a != sk]
         self.table.add_global_secondary_index(
             index_name=index.name,
-            partition_key=dynamodb.Attribute(name=pk, type=pk_type),
-            sort_key=dynamodb.Attribute(name=sk, type=sk_type),
+            partition_key=dynamodb.Attribute(name=pk, type=_TYPES[pk_type]),
+            sort_key=dynamodb.Attribute(name=sk, type=_TYPES[sk_type]),
             projection_type=dynamodb.ProjectionType.INCLUDE
             if projected
             else dynamodb.ProjectionType.KEYS_ONLY,

@@ -13,6 +13,5 @@ from tatami.commands.local import local
 from tatami.commands.olap import olap
 from tatami.commands.scan import scan
 from tatami.commands.zindex import zindex
-from tatami.commands.zplan import zplan
 
-COMMANDS: list[click.Command] = [local, zplan, load_ip, export, olap, scan, zindex, doctor, capacity, console]
+COMMANDS: list[click.Command] = [local, load_ip, export, olap, scan, zindex, doctor, capacity, console]

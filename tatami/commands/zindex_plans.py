@@ -20,14 +20,13 @@ from typing import Any
 import click
 
 from tatami.commands.zindex_target import open_table, table_options
-from zindex import Cursor, IndexedTable, SearchQuery
+from zindex import Cursor, IndexedTable, SearchQuery, SortedIndex, ZIndex
 from zindex.advisor import advise as advise_indexes
 from zindex.dynamodb import IndexRepository
 from zindex.errors import ZIndexError
 from zindex.executor import PageStats
 from zindex.optimizer import describe
 from zindex.search import Searcher
-from zindex.spec import SortedIndex, ZIndex
 
 TEXT_KINDS = ("Text", "Timestamp")
 
@@ -122,8 +121,8 @@ def explain(
                 f"{cost:,.2f}",
             )
         )
-    if searcher.planned_without_statistics:
-        click.echo(f"note: no statistics ({searcher.planned_without_statistics})")
+    if searcher.without_statistics():
+        click.echo(f"note: no statistics ({searcher.without_statistics()})")
     if run:
         chosen = next((p for p, _ in choice.ranked if p.kind == kind), None) if kind else choice.chosen
         if chosen is None:
@@ -193,7 +192,7 @@ def advise(local: bool, table_name: str, workload: Path, sample: int) -> None:
     searches = _workload(workload, repository.table)
     items = _sample(repository, sample)
     searcher = Searcher(repository)
-    analyzed = searcher.statistics().items if searcher.planned_without_statistics is None else 0
+    analyzed = searcher.statistics().items if searcher.without_statistics() is None else 0
     total = max(len(items), analyzed)
     found = advise_indexes(repository.table, items, total, searches)
     click.echo(

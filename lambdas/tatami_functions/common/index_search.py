@@ -63,10 +63,10 @@ def search_page(
     engine, signed_for = searcher(), request.scope(scope)
     cursor = Cursor.from_json(decode_token(token, signed_for)) if token else None
     page = engine.search(request, limit, cursor)
-    if engine.planned_without_statistics:
+    if page.without_statistics:
         logger.warning(
             "planning without statistics; run `tatami zindex analyze`",
-            extra={"reason": engine.planned_without_statistics},
+            extra={"reason": page.without_statistics},
         )
     logger.info("search page", extra={**page.stats_json(), "planning_ms": round(page.planning_ms, 2)})
     body: dict[str, Any] = {

@@ -10,10 +10,13 @@ from typing import Any
 
 import pytest
 
-from tests.support.zindex import brute_force, random_bounds, search_all, searcher_on
-from zindex import Plan, SearchQuery
+from tests.support.zindex import brute_force, create_table, random_bounds, search_all, searcher_on
+from zindex import Plan, SearchQuery, SortedIndex
+from zindex.dynamodb import IndexRepository
+from zindex.search import Searcher
 from zindex.statistics import Statistics
 
+POPULATION = SortedIndex("places-population", "population")  # what its plans need: the attribute
 PATHS = {
     "z-ranges": lambda p: p.kind == "z-ranges",
     "z-between": lambda p: p.kind == "z-between",
@@ -31,7 +34,7 @@ def test_every_access_path_equals_brute_force(client: Any, places: Any, path: st
     tried = 0
     while tried < 4:
         query = SearchQuery(declaration, random_bounds(rng))
-        if path == "sorted" and query.key_range("population") is None:
+        if path == "sorted" and POPULATION.key_range(query) is None:
             continue
         tried += 1
         found, _ = search_all(
@@ -64,12 +67,21 @@ def test_pages_neither_repeat_nor_miss_at_any_size(client: Any, places: Any) -> 
 
 def test_without_statistics_plans_are_exact(client: Any, places: Any) -> None:
     declaration, items = places
-    searcher = searcher_on(client, declaration)
-    searcher.use_statistics(Statistics.uniform(declaration))
+    searcher = Searcher(IndexRepository(declaration, client), statistics=Statistics.uniform(declaration))
     rng = random.Random(7)
     for _ in range(3):
         query = SearchQuery(declaration, random_bounds(rng))
         assert {i["id"] for i in search_all(searcher, query, 50)[0]} == brute_force(query, items)
+
+
+def test_a_table_never_analysed_says_so_on_each_page(client: Any, places: Any) -> None:
+    declaration, _ = places
+    fresh = declaration.named(declaration.table + "-unanalysed")  # no statistics item there
+    create_table(client, fresh)
+    page = Searcher(IndexRepository(fresh, client)).search(SearchQuery(fresh, {}), 10)
+    assert page.items == [] and page.without_statistics and "analyze" in page.without_statistics
+    given = Searcher(IndexRepository(declaration, client), statistics=Statistics.uniform(declaration))
+    assert given.without_statistics() is None  # statistics given at construction are the plan's own
 
 
 def test_stats_name_the_plan_and_compare_estimate_with_actual(client: Any, places: Any) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 import zindex
 
-MODULES = [importlib.import_module(f"zindex.{m.name}") for m in pkgutil.iter_modules(zindex.__path__)]
+MODULES = [importlib.import_module(m.name) for m in pkgutil.walk_packages(zindex.__path__, prefix="zindex.")]
 
 
 @pytest.mark.parametrize("module", [zindex, *MODULES], ids=lambda m: m.__name__)

@@ -14,20 +14,20 @@ from hypothesis import strategies as st
 from tatami_functions.places.schema import PLACES
 from zindex import Attribute, CostModel, IndexedTable, SearchQuery, SortedIndex, ZIndex
 from zindex.equidepth import EquiDepth
-from zindex.keys import bucket_shift
+from zindex.kinds.zplanner import ZPlanner
 from zindex.optimizer import choose, explain
 from zindex.statistics import Statistics, build
-from zindex.zplans import ZPlanner
 from zorder import UInt
 
+IX = ZIndex("ix", ("y", "x", "z"), bucket_bits=3)
 TABLE = IndexedTable(
     "T",
     ("id",),
     (Attribute("y", UInt(4)), Attribute("x", UInt(4)), Attribute("z", UInt(3))),
-    (ZIndex("ix", ("y", "x", "z"), bucket_bits=3), SortedIndex("by-z", "z", shards=2)),
+    (IX, SortedIndex("by-z", "z", shards=2)),
 )
 SCHEMA = TABLE.schema("ix")
-SHIFT = bucket_shift(TABLE, TABLE.z_indexes[0])
+SHIFT = IX.bucket_shift(TABLE)
 POINTS = [(y, x, z) for y in range(16) for x in range(16) for z in range(8)]
 
 
@@ -54,7 +54,7 @@ def test_every_z_plan_covers_the_box_in_order_without_overlap(y, x, z, seed, wei
         for c in range(z[0], z[1] + 1)
     }
     for stats in (_statistics(seed), Statistics.uniform(TABLE)):
-        planner = ZPlanner("ix", [box], stats.indexes["ix"], SHIFT, CostModel(query_weight=weight))
+        planner = ZPlanner(IX, [box], stats.indexes["ix"], SHIFT, CostModel(query_weight=weight))
         for plan in planner.candidates():
             keys = [(s.partition, s.first, s.last) for s in plan.spans]
             assert keys == sorted(keys) and all(a[2] < b[1] for a, b in itertools.pairwise(keys))
@@ -64,15 +64,10 @@ def test_every_z_plan_covers_the_box_in_order_without_overlap(y, x, z, seed, wei
 
 
 def test_two_boxes_across_a_seam_unite_into_one_plan() -> None:
-    seam = IndexedTable(
-        "T",
-        ("id",),
-        (Attribute("y", UInt(4)), Attribute("x", UInt(4), wraps=True)),
-        (ZIndex("ix", ("y", "x"), bucket_bits=0),),
-    )
-    query = SearchQuery(seam, {"x": (13, 2)})
-    boxes = query.boxes("ix")
-    planner = ZPlanner("ix", boxes, Statistics.uniform(seam).indexes["ix"], 8, CostModel())
+    ix = ZIndex("ix", ("y", "x"), bucket_bits=0)
+    seam = IndexedTable("T", ("id",), (Attribute("y", UInt(4)), Attribute("x", UInt(4), wraps=True)), (ix,))
+    boxes = ix.boxes(SearchQuery(seam, {"x": (13, 2)}))
+    planner = ZPlanner(ix, boxes, Statistics.uniform(seam).indexes["ix"], 8, CostModel())
     spans = planner.candidates()[1].spans
     keys = [(s.first, s.last) for s in spans]
     assert keys == sorted(keys) and all(a[1] < b[0] for a, b in itertools.pairwise(keys))

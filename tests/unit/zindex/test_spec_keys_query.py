@@ -10,11 +10,14 @@ import pytest
 
 from tatami_functions.places.schema import PLACES, POPULATION_CEILING
 from zindex import Attribute, BadQueryError, IndexedTable, SearchQuery, SortedIndex, UnencodableError, ZIndex
-from zindex.keys import bucket_shift, index_keys, indexable, live_buckets
+from zindex.keys import index_keys, indexable
 from zorder import Fixed, UInt
 
 T = PLACES.named("T")
 Z = T.index("places-z")
+assert isinstance(Z, ZIndex)
+POPULATION = T.index("places-population")
+assert isinstance(POPULATION, SortedIndex)
 TOKYO = {"id": "1850147", "latitude": D("35.6895"), "longitude": D("139.69171"), "population": 8336599}
 
 
@@ -43,7 +46,7 @@ def test_index_keys_place_an_item_in_every_index() -> None:
     keys = index_keys(T, TOKYO)
     address = T.schema("places-z").encode({**TOKYO, "population": POPULATION_CEILING})  # saturated
     assert keys["zaddr"] == address
-    assert keys["zbucket"] == f"places-z#{int.from_bytes(address) >> bucket_shift(T, Z):03x}"
+    assert keys["zbucket"] == f"places-z#{int.from_bytes(address) >> Z.bucket_shift(T):03x}"
     assert keys["pshard"] in {f"places-population#{n}" for n in range(4)}
     assert index_keys(T, {**TOKYO, "name": "other"}) == keys  # other attributes do not move it
 
@@ -84,14 +87,15 @@ def test_min_above_max_names_the_field_except_for_a_wrapping_attribute() -> None
 
 def test_a_wrapping_longitude_is_two_boxes_and_one_filter() -> None:
     query = SearchQuery(T, {"longitude": (D(170), D(-170)), "latitude": (D(-20), D(-10))})
-    west, east = query.boxes("places-z")
+    west, east = Z.boxes(query)
     assert (west.lower[1], east.upper[1]) == (0, 2**16 - 1)  # -180.. and ..180
     search = query.filter()
     assert search is not None and " OR " in search.expression and "BETWEEN" in search.expression
     assert query.matches({"latitude": D(-15), "longitude": D(179)})
     assert not query.matches({"latitude": D(-15), "longitude": D(0)})
     assert not query.matches({"longitude": D(179)})  # a missing attribute never matches
-    assert query.key_range("longitude") is None  # a sorted index cannot serve a seam
+    by_longitude = SortedIndex("by-longitude", "longitude")
+    assert by_longitude.key_range(query) is None  # a sorted index cannot serve a seam
 
 
 def test_the_table_scan_filter_requires_every_attribute() -> None:
@@ -108,30 +112,27 @@ def test_scope_is_canonical() -> None:
 
 
 def test_bounds_beyond_the_domain_look_among_the_items_at_its_ceiling() -> None:
-    (box,) = SearchQuery(T, {"latitude": (D(0), D(1)), "longitude": (D(10), D(11))}).boxes("places-z")
+    (box,) = Z.boxes(SearchQuery(T, {"latitude": (D(0), D(1)), "longitude": (D(10), D(11))}))
     assert box.upper[2] == POPULATION_CEILING  # open population: only the populations that occur
-    (above,) = SearchQuery(T, {"population": (5_000_000, 6_000_000)}).boxes("places-z")
+    (above,) = Z.boxes(SearchQuery(T, {"population": (5_000_000, 6_000_000)}))
     assert above.lower[2] == above.upper[2] == POPULATION_CEILING
     city = index_keys(T, {**TOKYO, "population": 5_500_000})["zaddr"]
     assert above.contains(int.from_bytes(city))
-    assert SearchQuery(T, {"population": (5_000_000, 6_000_000)}).key_range("population") == (
+    assert POPULATION.key_range(SearchQuery(T, {"population": (5_000_000, 6_000_000)})) == (
         5_000_000,
         6_000_000,
     )
 
 
 def test_live_buckets_are_those_the_domains_reach() -> None:
-    assert len(live_buckets(T, Z)) == 256  # 11 bits: 4 of latitude, 4 of longitude, 3 always-zero population
-    small = IndexedTable(
-        "T",
-        ("id",),
-        (Attribute("a", UInt(4)), Attribute("b", UInt(4), (0, 7))),
-        (ZIndex("ix", ("a", "b"), 2),),
-    )
-    assert live_buckets(small, small.z_indexes[0]) == [0, 2]
+    assert len(Z.live_buckets(T)) == 256  # 11 bits: 4 of latitude, 4 of longitude, 3 always-zero population
+    ix = ZIndex("ix", ("a", "b"), 2)
+    small = IndexedTable("T", ("id",), (Attribute("a", UInt(4)), Attribute("b", UInt(4), (0, 7))), (ix,))
+    assert ix.live_buckets(small) == [0, 2]
 
 
 def test_fixed_attributes_accept_decimals_from_the_api() -> None:
-    table = IndexedTable("T", ("id",), (Attribute("x", Fixed(0, 1, 8)),), (ZIndex("ix", ("x",), 2),))
-    (box,) = SearchQuery(table, {"x": (D("0.25"), D("0.5"))}).boxes("ix")
+    ix = ZIndex("ix", ("x",), 2)
+    table = IndexedTable("T", ("id",), (Attribute("x", Fixed(0, 1, 8)),), (ix,))
+    (box,) = ix.boxes(SearchQuery(table, {"x": (D("0.25"), D("0.5"))}))
     assert (box.lower[0], box.upper[0]) == (64, 128)

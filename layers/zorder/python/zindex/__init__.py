@@ -3,11 +3,13 @@
 Built on :mod:`zorder` (the pure address library beside it in this layer). Each layer uses only the
 ones above it:
 
-* :mod:`zindex.spec` - what a table declares: attributes (types, domains), Z and sorted indexes;
+* :mod:`zindex.spec` - what a table declares: attributes (types, domains) and its indexes;
+* :mod:`zindex.kinds` - the kinds of index (Z, sorted), each one class answering one interface: its
+  keys, its statistics, its candidate plans and their reader, its JSON;
 * :mod:`zindex.keys` - an item's index keys (what the maintainer writes);
-* :mod:`zindex.query` - a search's bounds as boxes, key ranges and an exact filter;
+* :mod:`zindex.query` - a search's bounds and the exact filter;
 * :mod:`zindex.equidepth`, :mod:`zindex.sizes`, :mod:`zindex.statistics` - what the optimizer knows;
-* :mod:`zindex.plan`, :mod:`zindex.zplans`, :mod:`zindex.optimizer` - candidate plans, their cost, the choice;
+* :mod:`zindex.plan`, :mod:`zindex.optimizer` - candidate plans, their cost, the choice;
 * :mod:`zindex.cursor`, :mod:`zindex.readers`, :mod:`zindex.executor` - running a plan page by page;
 * :mod:`zindex.dynamodb` - every DynamoDB call (boto3; the modules above need none);
 * :mod:`zindex.maintainer`, :mod:`zindex.status`, :mod:`zindex.analyze` - keeping indexes and statistics
@@ -28,11 +30,39 @@ ones above it:
 
 from __future__ import annotations
 
-from zindex.cursor import Cursor
-from zindex.errors import BadQueryError, StaleImageError, StatisticsError, UnencodableError, ZIndexError
-from zindex.plan import CostModel, Estimate, Plan, Span
-from zindex.query import SearchQuery
-from zindex.spec import ENV, Attribute, IndexedTable, SortedIndex, ZIndex
+import importlib
+from typing import TYPE_CHECKING, Any
+
+import zindex.kinds  # noqa: F401 - registers the kinds, so that any declaration read from JSON finds them
+
+if TYPE_CHECKING:
+    from zindex.cursor import Cursor
+    from zindex.errors import BadQueryError, StaleImageError, StatisticsError, UnencodableError, ZIndexError
+    from zindex.kinds import SortedIndex, ZIndex
+    from zindex.plan import CostModel, Estimate, Plan, Span
+    from zindex.query import SearchQuery
+    from zindex.spec import ENV, Attribute, IndexedTable
+
+# The names below load with their module on first use (PEP 562), so that a function importing
+# ``zindex`` for its errors or its declaration does not pay at init for modules it never touches.
+_WHERE = {
+    "ENV": "zindex.spec",
+    "Attribute": "zindex.spec",
+    "BadQueryError": "zindex.errors",
+    "CostModel": "zindex.plan",
+    "Cursor": "zindex.cursor",
+    "Estimate": "zindex.plan",
+    "IndexedTable": "zindex.spec",
+    "Plan": "zindex.plan",
+    "SearchQuery": "zindex.query",
+    "SortedIndex": "zindex.kinds",
+    "Span": "zindex.plan",
+    "StaleImageError": "zindex.errors",
+    "StatisticsError": "zindex.errors",
+    "UnencodableError": "zindex.errors",
+    "ZIndex": "zindex.kinds",
+    "ZIndexError": "zindex.errors",
+}
 
 __all__ = [
     "ENV",
@@ -52,3 +82,15 @@ __all__ = [
     "ZIndex",
     "ZIndexError",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module 'zindex' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_WHERE[name]), name)
+    globals()[name] = value  # once loaded, a plain module attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_WHERE})

@@ -1,25 +1,25 @@
 """Which indexes should a table have? Advice from a sample of its items and a file of typical searches.
 
-Every plausible index is proposed at once (a Z index over all the attributes, one over each pair, a
-sorted index per attribute), the statistics of each built from the sample and scaled to the table, and
-every search of the workload priced by the optimizer under each index alone. Then indexes are added
-greedily, each time the one that lowers the workload's total cost most, while it lowers it by more
-than ``min_gain``; each comes with what it costs to keep: its storage and the write units every item
-write adds (a GSI entry is written with its item).
+Every plausible index is proposed at once (each kind proposes its own: a Z index over all the
+attributes and one over each pair, a sorted index per attribute), the statistics of each built from
+the sample and scaled to the table, and every search of the workload priced by the optimizer under
+each index alone. Then indexes are added greedily, each time the one that lowers the workload's total
+cost most, while it lowers it by more than ``min_gain``; each comes with what it costs to keep: its
+storage and the write units every item write adds (a GSI entry is written with its item).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import combinations
 from typing import Any
 
+from zindex.kinds import KINDS
 from zindex.optimizer import candidates
 from zindex.plan import CostModel
 from zindex.query import SearchQuery
 from zindex.sizes import write_units
-from zindex.spec import Index, IndexedTable, SortedIndex, ZIndex
+from zindex.spec import Index, IndexedTable
 from zindex.statistics import build
 
 __all__ = ["Advice", "Proposal", "advise", "proposals"]
@@ -43,18 +43,10 @@ class Advice:
     searches: int
 
 
-def proposals(table: IndexedTable, bucket_bits: int = 8) -> tuple[Index, ...]:
-    """Every index worth pricing: a Z index over all attributes and over each pair, a sorted index per
-    attribute (each with its own key attribute names, so they can coexist in one hypothetical table)."""
-    names = [a.name for a in table.attributes]
-    groups = [tuple(names)] + ([tuple(p) for p in combinations(names, 2)] if len(names) > 2 else [])
-    found: list[Index] = []
-    for n, group in enumerate(groups):
-        bits = sum(table.attribute(a).encoding.bits for a in group)
-        found.append(ZIndex("z-" + "-".join(group), group, min(bucket_bits, bits), f"zb{n}", f"za{n}"))
-    for n, name in enumerate(names):
-        found.append(SortedIndex(f"by-{name}", name, 4, f"zs{n}"))
-    return tuple(found)
+def proposals(table: IndexedTable) -> tuple[Index, ...]:
+    """Every index worth pricing, as each kind proposes them (each with its own key attribute names,
+    so they can coexist in one hypothetical table)."""
+    return tuple(index for kind in KINDS.values() for index in kind.proposals(table))
 
 
 def _costs(query: SearchQuery, stats: Any, model: CostModel) -> dict[str | None, float]:

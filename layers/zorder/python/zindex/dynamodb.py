@@ -16,11 +16,12 @@ from botocore.exceptions import ClientError
 
 from zindex.dynamojson import to_item, to_wire, to_wire_item
 from zindex.errors import StaleImageError
-from zindex.query import Filter
-from zindex.spec import IndexedTable, SortedIndex, ZIndex
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
+
+    from zindex.query import Filter
+    from zindex.spec import IndexedTable
 
 __all__ = ["IndexRepository", "ReadResponse"]
 
@@ -90,51 +91,19 @@ class IndexRepository:
             last_key=None if last is None else to_item(last),
         )
 
-    def query_z(
+    def query_index(
         self,
-        index: ZIndex,
-        bucket: str,
-        first: bytes,
-        last: bytes,
+        index: str,
+        condition: str,
+        names: Mapping[str, str],
+        values: Mapping[str, Any],
         search: Filter | None,
         limit: int | None,
         start: Mapping[str, Any] | None,
     ) -> ReadResponse:
-        """One Query of a Z index: ``bucket`` and addresses ``first..last``."""
-        request = {
-            "IndexName": index.name,
-            "KeyConditionExpression": "#kb = :kb AND #kz BETWEEN :kf AND :kl",
-            "names": {"#kb": index.bucket_attribute, "#kz": index.address_attribute},
-            "values": {":kb": bucket, ":kf": first, ":kl": last},
-        }
-        return self._read("query", request, search, limit, start)
-
-    def query_sorted(
-        self,
-        index: SortedIndex,
-        shard: int,
-        low: Any,
-        high: Any,
-        search: Filter | None,
-        limit: int | None,
-        start: Mapping[str, Any] | None,
-    ) -> ReadResponse:
-        """One Query of a sorted index: one shard, ``low <= attribute <= high`` (either side open)."""
-        condition = "#ks = :ks"
-        values: dict[str, Any] = {":ks": index.shard_name(shard)}
-        if low is not None and high is not None:
-            condition += " AND #kv BETWEEN :klo AND :khi"
-            values.update({":klo": low, ":khi": high})
-        elif low is not None:
-            condition, values[":klo"] = condition + " AND #kv >= :klo", low
-        elif high is not None:
-            condition, values[":khi"] = condition + " AND #kv <= :khi", high
-        request = {
-            "IndexName": index.name,
-            "KeyConditionExpression": condition,
-            "names": {"#ks": index.shard_attribute, "#kv": index.attribute},
-            "values": values,
-        }
+        """One Query of a GSI: the key ``condition`` (its placeholders in ``names`` and ``values``, as
+        the index's kind writes it), the filter, a Limit and where to start."""
+        request = {"IndexName": index, "KeyConditionExpression": condition, "names": names, "values": values}
         return self._read("query", request, search, limit, start)
 
     def scan(

@@ -22,8 +22,7 @@ from functools import cache
 from typing import Any
 
 from zindex.cursor import Cursor
-from zindex.plan import Span
-from zindex.readers import Position, Reader
+from zindex.plan import Position, Reader, Span
 
 __all__ = ["PageStats", "execute"]
 

@@ -1,8 +1,7 @@
 """An item's index keys: what the maintainer writes so that the item appears in every index.
 
-Z index: the bucket (the address's top ``bucket_bits`` bits, so writes spread over buckets, and a box
-touches only the buckets whose cells it overlaps) and the binary Z-address of the attributes, each
-saturated into its domain. Sorted index: the shard; its sort key is the attribute itself.
+An item is indexed when it holds every declared attribute and each value, saturated into its domain,
+encodes; each index kind then says which keys place it (:meth:`zindex.spec.Index.keys`).
 """
 
 from __future__ import annotations
@@ -10,12 +9,14 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zindex.errors import UnencodableError
-from zindex.spec import IndexedTable, SortedIndex, ZIndex
 
-__all__ = ["bucket_name", "bucket_of", "bucket_shift", "index_keys", "indexable", "key_text", "live_buckets"]
+if TYPE_CHECKING:
+    from zindex.spec import IndexedTable
+
+__all__ = ["index_keys", "indexable", "key_text"]
 
 
 def indexable(table: IndexedTable, item: Mapping[str, Any]) -> bool:
@@ -58,7 +59,7 @@ def index_keys(table: IndexedTable, item: Mapping[str, Any]) -> dict[str, Any]:
     Examples
     --------
     >>> from zorder import UInt
-    >>> from zindex.spec import Attribute
+    >>> from zindex import Attribute, IndexedTable, SortedIndex, ZIndex
     >>> t = IndexedTable("T", ("id",), (Attribute("a", UInt(8)), Attribute("b", UInt(8), (None, 15))),
     ...                  (ZIndex("ix", ("a", "b"), 4), SortedIndex("by-a", "a", shards=2)))
     >>> index_keys(t, {"id": "k", "a": 255, "b": 0})
@@ -69,57 +70,5 @@ def index_keys(table: IndexedTable, item: Mapping[str, Any]) -> dict[str, Any]:
     values = _saturated(table, item)
     keys: dict[str, Any] = {}
     for index in table.indexes:
-        if isinstance(index, ZIndex):
-            address = table.schema(index.name).encode(values)
-            keys[index.bucket_attribute] = bucket_name(index, bucket_of(table, index, address))
-            keys[index.address_attribute] = address
-        elif isinstance(index, SortedIndex):
-            keys[index.shard_attribute] = index.shard_name(index.shard_of(key_text(table, item)))
+        keys.update(index.keys(table, item, values))
     return keys
-
-
-def bucket_shift(table: IndexedTable, index: ZIndex) -> int:
-    """Address bits below the bucket bits."""
-    return table.schema(index.name).bits - index.bucket_bits
-
-
-def bucket_of(table: IndexedTable, index: ZIndex, address: bytes) -> int:
-    return int.from_bytes(address) >> bucket_shift(table, index)
-
-
-def bucket_name(index: ZIndex, number: int) -> str:
-    """The GSI partition key of bucket ``number``: fixed-width hex, so names sort like numbers.
-
-    >>> bucket_name(ZIndex("places-z", ("a",), 11), 10)
-    'places-z#00a'
-    """
-    width = max(1, (index.bucket_bits + 3) // 4)
-    return f"{index.name}#{number:0{width}x}"
-
-
-def live_buckets(table: IndexedTable, index: ZIndex) -> list[int]:
-    """The buckets an item can land in: those the attributes' domains reach (all without domains).
-
-    >>> from zorder import UInt
-    >>> from zindex.spec import Attribute
-    >>> t = IndexedTable("T", ("id",), (Attribute("a", UInt(4)), Attribute("b", UInt(4), (0, 7))),
-    ...                  (ZIndex("ix", ("a", "b"), 2),))
-    >>> live_buckets(t, t.indexes[0])
-    [0, 2]
-    """
-    schema, shift = table.schema(index.name), bucket_shift(table, index)
-    lower = {
-        a: table.attribute(a).domain[0] for a in index.attributes if table.attribute(a).domain[0] is not None
-    }
-    upper = {
-        a: table.attribute(a).domain[1] for a in index.attributes if table.attribute(a).domain[1] is not None
-    }
-    box = schema.box(lower, upper)
-    layout = box.layout
-    found = []
-    for number in range(box.zmin >> shift, (box.zmax >> shift) + 1):
-        first, last = number << shift, ((number + 1) << shift) - 1
-        lo, hi = layout.deinterleave(first), layout.deinterleave(last)
-        if all(a <= u and b >= w for a, b, w, u in zip(lo, hi, box.lower, box.upper, strict=True)):
-            found.append(number)
-    return found

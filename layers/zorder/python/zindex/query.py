@@ -1,5 +1,6 @@
-"""A search: inclusive bounds per attribute, as boxes for Z indexes, as a key range for sorted indexes
-and as a filter that keeps exactly the matching items.
+"""A search: inclusive bounds per attribute, and the filter that keeps exactly the matching items.
+
+Each index kind turns the bounds into what it reads (a Z index: boxes; a sorted index: a key range).
 
 An attribute declared ``wraps`` (longitude) may have ``low > high``: the range then crosses the seam and
 becomes two boxes. Bounds are values of the attribute's type (numbers as ``Decimal``/``int``, text,
@@ -12,12 +13,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zindex.dynamojson import as_bound
 from zindex.errors import BadQueryError
-from zindex.spec import IndexedTable, ZIndex
-from zorder import Box
+
+if TYPE_CHECKING:
+    from zindex.spec import IndexedTable
 
 __all__ = ["Filter", "SearchQuery"]
 
@@ -39,12 +41,12 @@ class SearchQuery:
 
     >>> from decimal import Decimal as D
     >>> from zorder import Fixed
-    >>> from zindex.spec import Attribute, IndexedTable, ZIndex
+    >>> from zindex import Attribute, IndexedTable, ZIndex
     >>> t = IndexedTable("T", ("id",), (Attribute("lon", Fixed(-180, 180, 16), wraps=True),),
     ...                  (ZIndex("z", ("lon",), 2),))
     >>> q = SearchQuery(t, {"lon": (D(170), D(-170))})
-    >>> q.wraps("lon"), q.matches({"lon": D(-175)}), q.matches({"lon": D(0)}), len(q.boxes("z"))
-    (True, True, False, 2)
+    >>> q.wraps("lon"), q.matches({"lon": D(-175)}), q.matches({"lon": D(0)})
+    (True, True, False)
     """
 
     table: IndexedTable
@@ -70,62 +72,10 @@ class SearchQuery:
     def bounded(self, name: str) -> bool:
         return self.bounds.get(name, (None, None)) != (None, None)
 
-    def _typed(self, name: str, value: Any) -> Any:
+    def typed(self, name: str, value: Any) -> Any:
         """A bound as the encoding takes it (decimals from the API become the dimension's own type)."""
         encoding = self.table.attribute(name).encoding
         return encoding.parse(str(value)) if isinstance(value, Decimal) else value
-
-    def boxes(self, index: str) -> list[Box]:
-        """The Z index's box, or two when a wrapping attribute crosses its seam.
-
-        Bounds are saturated into each attribute's domain, as the addresses are: a bound above the
-        domain's ceiling looks among the items indexed at the ceiling, and the filter keeps the right ones.
-        """
-        z = self.table.index(index)
-        assert isinstance(z, ZIndex)
-        lower: dict[str, Any] = {}
-        upper: dict[str, Any] = {}
-        for name in z.attributes:
-            attribute = self.table.attribute(name)
-            low, high = self.bounds.get(name, (None, None))
-            floor, ceiling = attribute.domain
-            if not self.wraps(name):
-                low = floor if low is None else attribute.saturate(low)
-                high = ceiling if high is None else attribute.saturate(high)
-            for side, value in ((lower, low), (upper, high)):
-                if value is not None:
-                    side[name] = self._typed(name, value)
-        schema = self.table.schema(index)
-        self._check_encodable(schema, lower, upper)
-        wrapped = [n for n in z.attributes if self.wraps(n)]
-        if not wrapped:
-            return [schema.box(lower, upper)]
-        name = wrapped[0]  # one wrapping attribute per query box; the others are plain ranges
-        east = schema.box(lower, {k: v for k, v in upper.items() if k != name})
-        west = schema.box({k: v for k, v in lower.items() if k != name}, upper)
-        return [west, east]
-
-    @staticmethod
-    def _check_encodable(schema: Any, lower: Mapping[str, Any], upper: Mapping[str, Any]) -> None:
-        """A bound the encoding cannot place (a date before its first instant as an upper bound, say)
-        is a 400 naming it, not an error inside the planner."""
-        dimensions = {d.name: d for d in schema.dimensions}
-        for suffix, values, is_upper in (("min", lower, False), ("max", upper, True)):
-            for name, value in values.items():
-                try:
-                    dimensions[name].bound(value, upper=is_upper)
-                except (TypeError, ValueError) as exc:
-                    raise BadQueryError(f"{name}_{suffix}", str(exc)) from None
-
-    def key_range(self, name: str) -> tuple[int, int] | None:
-        """The encoded keys ``name``'s bounds select (None: unbounded or across a seam)."""
-        if not self.bounded(name) or self.wraps(name):
-            return None
-        encoding = self.table.attribute(name).encoding
-        low, high = self.bounds[name]
-        lo = 0 if low is None else encoding.bound(self._typed(name, low), upper=False)
-        hi = (1 << encoding.bits) - 1 if high is None else encoding.bound(self._typed(name, high), upper=True)
-        return lo, hi
 
     def filter(self, require: tuple[str, ...] = (), keyed: str | None = None) -> Filter | None:
         """The exact bounds as a FilterExpression; ``require``: attributes that must exist besides;

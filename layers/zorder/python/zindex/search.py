@@ -1,9 +1,11 @@
 """A search, end to end: query -> optimizer -> executor -> repository, one page at a time.
 
 :class:`Searcher` is what a service's route calls. It keeps the statistics (re-read every few minutes
-per execution environment) and the maintainer's status (re-read every few seconds, so that a search
-on an index that is behind says so), chooses the plan, runs one page of it, and returns the items, the
-cursor of the next page and what was read and paid beside what was estimated.
+per execution environment, or given once at construction by a job that built them) and the maintainer's
+status (re-read every few seconds, so that a search on an index that is behind says so), chooses the
+plan, runs one page of it, and returns the items, the cursor of the next page, what was read and paid
+beside what was estimated, and, when the table has no statistics yet, why the page was planned
+without them (the caller logs it: results are exact, only dearer).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ class SearchPage:
     choice: Choice
     lag_seconds: float = 0.0
     planning_ms: float = 0.0
+    without_statistics: str | None = None  # why it was planned with uniform statistics (None: it was not)
 
     def stats_json(self) -> dict[str, Any]:
         """The response's ``stats``: what this page read and paid, the plan, its estimate, the index lag."""
@@ -58,30 +61,39 @@ class SearchPage:
 class Searcher:
     """Searches of one indexed table (one per execution environment, reused while warm)."""
 
-    def __init__(self, repository: IndexRepository, model: CostModel | None = None) -> None:
+    def __init__(
+        self,
+        repository: IndexRepository,
+        model: CostModel | None = None,
+        statistics: Statistics | None = None,
+    ) -> None:
+        """``statistics``: plan with these, always (a job or a test that built them in memory); without,
+        the table's own are read every STATISTICS_TTL seconds."""
         self.repository, self.table, self.model = repository, repository.table, model or CostModel()
-        self._statistics: tuple[float, Statistics] | None = None
+        self._given = statistics
+        self._read: tuple[float, Statistics, str | None] | None = None  # when, what, why uniform
         self._status: tuple[float, Mapping[str, Any]] | None = None
-        self.planned_without_statistics: str | None = None
+
+    def _current(self) -> tuple[Statistics, str | None]:
+        """The statistics to plan with, and why they are uniform ones (None: they are not)."""
+        if self._given is not None:
+            return self._given, None
+        now = time.monotonic()
+        if self._read is None or now - self._read[0] > STATISTICS_TTL:
+            try:
+                self._read = (now, loads(self.table, self.repository.get_statistics()), None)
+            except StatisticsError as exc:
+                self._read = (now, Statistics.uniform(self.table), str(exc))
+        return self._read[1], self._read[2]
 
     def statistics(self) -> Statistics:
-        """The statistics, read at most every STATISTICS_TTL seconds; uniform ones when there are none
-        (results stay exact; ``planned_without_statistics`` says why, for the log)."""
-        now = time.monotonic()
-        if self._statistics is None or now - self._statistics[0] > STATISTICS_TTL:
-            try:
-                found, self.planned_without_statistics = (
-                    loads(self.table, self.repository.get_statistics()),
-                    None,
-                )
-            except StatisticsError as exc:
-                found, self.planned_without_statistics = Statistics.uniform(self.table), str(exc)
-            self._statistics = (now, found)
-        return self._statistics[1]
+        """The statistics plans are made with: the table's, read at most every STATISTICS_TTL seconds;
+        uniform ones when there are none (results stay exact: see :meth:`without_statistics`)."""
+        return self._current()[0]
 
-    def use_statistics(self, statistics: Statistics) -> None:
-        """Plan with these statistics (a benchmark or a test that built them in memory)."""
-        self._statistics = (float("inf"), statistics)
+    def without_statistics(self) -> str | None:
+        """Why plans are made with uniform statistics (None: with the table's own, or those given)."""
+        return self._current()[1]
 
     def lag(self) -> float:
         now = time.monotonic()
@@ -111,7 +123,7 @@ class Searcher:
         items, following, stats = execute(
             reader, choice.chosen.spans, limit, cursor, self.model.max_queries_per_page
         )
-        return SearchPage(items, following, stats, choice, self.lag(), planned)
+        return SearchPage(items, following, stats, choice, self.lag(), planned, self.without_statistics())
 
 
 def public(table: IndexedTable, item: Mapping[str, Any]) -> dict[str, Any]:
@@ -119,7 +131,7 @@ def public(table: IndexedTable, item: Mapping[str, Any]) -> dict[str, Any]:
     answer does not depend on the plan), numbers as JSON numbers.
 
     >>> from zorder import UInt
-    >>> from zindex.spec import Attribute, ZIndex
+    >>> from zindex import Attribute, ZIndex
     >>> t = IndexedTable("T", ("id",), (Attribute("n", UInt(8)),), (ZIndex("z", ("n",), 2),), ("x",))
     >>> public(t, {"id": "a", "n": Decimal("2"), "x": Decimal("1.5"), "zaddr": b"\\x00", "other": 1})
     {'id': 'a', 'n': 2, 'x': 1.5}

@@ -5,13 +5,22 @@ the maintainer), the maintainer (which writes each item's index keys) and search
 indexes): the construct serialises it into the functions' environment (``ZINDEX_SPEC``), so all three
 read one declaration.
 
-Two kinds of index, any number of each (DynamoDB allows 20 GSIs per table):
+Any number of indexes of each kind (DynamoDB allows 20 GSIs per table). Every kind answers the one
+interface :class:`Index`, so that the rest of the engine never asks which kind it holds (GeoMesa's
+lesson: a new kind is one new class, not an edit in every module). An index kind says:
 
-* :class:`ZIndex`: a sparse GSI whose partition key is a *bucket* (the index name and the address's top
-  ``bucket_bits`` bits: writes spread over buckets) and whose sort key is the binary Z-address of the
-  item's attributes, in the order listed.
-* :class:`SortedIndex`: a sparse GSI sorted by one attribute's native value, its partition key one of
-  ``shards`` values (a stable hash of the item's key), so a range of that attribute is ``shards`` Queries.
+* what it is made of: the declared attributes it orders by, the attributes the maintainer writes, its
+  GSI's keys (the construct creates it), the attributes of an entry's key (what a page resumes after),
+  and whether it fits the table;
+* with which keys: an item's index keys (what the maintainer writes);
+* with which statistics: the key ``analyze`` counts per item, and per-attribute marginal keys;
+* whether it can serve a search and at what cost: its candidate plans, each estimated;
+* with which reads: the reader of each of its plans (and the plans' family and EXPLAIN detail);
+* which indexes of its kind the advisor should price for a table;
+* its own JSON; :data:`KINDS`, filled by :mod:`zindex.kinds` (the Z and sorted kinds), reads its tag.
+
+The interface lives here, below the planner, so its search-side methods take and return ``Any``: each
+kind types them precisely (a plan, a reader, a query, statistics are all built on this declaration).
 
 An item is in every index or in none: it is indexed when it holds every declared attribute and each
 value encodes; that keeps a search's result independent of the index the optimizer picks.
@@ -20,15 +29,15 @@ value encodes; that keeps a search's result independent of the index the optimiz
 from __future__ import annotations
 
 import json
-import zlib
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
-from zorder import Dimension, Encoding, Schema
+from zorder import Encoding, Schema
 from zorder.encodings import encoding_from_dict, encoding_to_dict
 
-__all__ = ["ENV", "Attribute", "Index", "IndexedTable", "SortedIndex", "ZIndex"]
+__all__ = ["ENV", "KINDS", "Attribute", "Index", "IndexedTable", "index_from_dict", "index_to_dict"]
 
 ENV = "ZINDEX_SPEC"  # the environment variable holding IndexedTable.to_json()
 FORMAT = "zindex.table/1"
@@ -76,56 +85,109 @@ class Attribute:
         return cls(data["name"], encoding_from_dict(data["encoding"]), (low, high), bool(data.get("wraps")))
 
 
-@dataclass(frozen=True, slots=True)
-class ZIndex:
-    """A Z-order GSI over ``attributes`` (most significant first at every bit level).
+class Index(ABC):
+    """One kind of index; subclasses are frozen dataclasses with a ``name`` field."""
 
-    ``encodings`` gives an attribute another bit budget in this index than its declared encoding
-    (e.g. population as ``UInt(20)`` rather than ``UInt(32)``: zorder aligns every dimension's top bits,
-    so fewer bits move an attribute's bits up among the others').
-    """
+    __slots__ = ()
+    kind: ClassVar[str]  # its tag in the declaration's JSON
+    planning_effort: ClassVar[int] = 1  # cheaper-to-plan kinds plan first: their cost bounds the others
 
     name: str
-    attributes: tuple[str, ...]
-    bucket_bits: int
-    bucket_attribute: str = "zbucket"
-    address_attribute: str = "zaddr"
-    encodings: tuple[tuple[str, Encoding], ...] = ()
-    kind: ClassVar[str] = "z"
+
+    # --- what it is made of -----------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def ordered_by(self) -> tuple[str, ...]:
+        """The declared attributes its keys order items by."""
 
     @property
+    @abstractmethod
     def written(self) -> tuple[str, ...]:
-        """The attributes the maintainer writes for this index (its GSI keys)."""
-        return (self.bucket_attribute, self.address_attribute)
-
-
-@dataclass(frozen=True, slots=True)
-class SortedIndex:
-    """A GSI sorted by ``attribute``'s value, partitioned into ``shards`` by a hash of the item key."""
-
-    name: str
-    attribute: str
-    shards: int = 4
-    shard_attribute: str = "zshard"
-    kind: ClassVar[str] = "sorted"
+        """The attributes the maintainer writes for this index (its GSI keys, or part of them)."""
 
     @property
-    def written(self) -> tuple[str, ...]:
-        return (self.shard_attribute,)
+    def entry_key(self) -> tuple[str, ...]:
+        """The attributes of an entry's key besides the table's (what ExclusiveStartKey needs)."""
+        return self.written
 
-    def shard_of(self, key_text: str) -> int:
-        """A stable shard for an item key (crc32: the same in every process and language).
+    @abstractmethod
+    def gsi_keys(self, table: IndexedTable) -> tuple[tuple[str, str], tuple[str, str]]:
+        """Its GSI's partition and sort key: (attribute, DynamoDB type "S", "N" or "B") each."""
 
-        >>> SortedIndex("pop", "population", shards=4).shard_of("1850147")
-        0
-        """
-        return zlib.crc32(key_text.encode()) % self.shards
+    def prepare(self, table: IndexedTable) -> Any:
+        """Check the index against its table (raise ValueError); returns what it derives once from the
+        declaration (a Z index: its ``zorder.Schema``), kept by the table."""
+        return None
 
-    def shard_name(self, shard: int) -> str:
-        return f"{self.name}#{shard}"
+    # --- keys and statistics ----------------------------------------------------------------------
+    @abstractmethod
+    def keys(self, table: IndexedTable, item: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
+        """The item's keys in this index; ``values``: its attributes, saturated into their domains and
+        known to encode."""
+
+    @abstractmethod
+    def key_bits(self, table: IndexedTable) -> tuple[int, tuple[int, ...]]:
+        """Bits of the key ``analyze`` counts and of each marginal key (uniform statistics use them)."""
+
+    @abstractmethod
+    def sample(
+        self, table: IndexedTable, item: Mapping[str, Any], keys: Mapping[str, Any]
+    ) -> tuple[int, tuple[int, ...]]:
+        """What ``analyze`` counts of one indexed item: its key and its marginal keys (``keys``: the
+        item's index keys)."""
+
+    # --- plans and reads --------------------------------------------------------------------------
+    @abstractmethod
+    def plans(self, query: Any, stats: Any, model: Any, bound: float) -> Any:
+        """Its candidate plans for ``query`` (none if it cannot serve it), estimated from its statistics;
+        ``bound``: the cost of the cheapest plan found so far (refining dearer plans is wasted work)."""
+
+    @abstractmethod
+    def reader(self, repository: Any, plan: Any, query: Any) -> Any:
+        """The reader of one of its plans."""
+
+    def family(self, plan: Any) -> str:
+        """Plans of one family read the same order (a page cursor of one is valid in all); by default a
+        plan shares its order with no other."""
+        return f"{plan.kind}:{plan.index or ''}:{len(plan.spans)}"
+
+    def explained(self, plan: Any) -> dict[str, Any]:
+        """What EXPLAIN shows of one of its plans, when chosen, besides its estimate."""
+        return {}
+
+    # --- advice ------------------------------------------------------------------------------------
+    @classmethod
+    @abstractmethod
+    def proposals(cls, table: IndexedTable) -> list[Self]:
+        """Indexes of this kind worth pricing for ``table`` (the advisor's candidates), their key
+        attributes named apart from any other kind's."""
+
+    # --- JSON -------------------------------------------------------------------------------------
+    @abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """Its fields as JSON values (without the ``kind`` tag)."""
+
+    @classmethod
+    @abstractmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Inverse of :meth:`to_dict`."""
 
 
-Index = ZIndex | SortedIndex
+KINDS: dict[str, type[Index]] = {}  # kind tag -> class; :mod:`zindex.kinds` registers each kind
+
+
+def index_to_dict(index: Index) -> dict[str, Any]:
+    """An index as JSON values, tagged with its kind."""
+    return {"kind": index.kind, **index.to_dict()}
+
+
+def index_from_dict(data: Mapping[str, Any]) -> Index:
+    """Inverse of :func:`index_to_dict`: the registry of kinds reads the tag."""
+    fields = dict(data)
+    kind = fields.pop("kind", None)
+    if kind not in KINDS:
+        raise ValueError(f"unknown index kind {kind!r}; expected one of {sorted(KINDS)}")
+    return KINDS[kind].from_dict(fields)
 
 
 @dataclass(frozen=True)
@@ -133,6 +195,7 @@ class IndexedTable:
     """A table, the attributes its searches bound and the indexes that serve them.
 
     >>> from zorder import Fixed
+    >>> from zindex import ZIndex
     >>> t = IndexedTable("T", ("id",), (Attribute("x", Fixed(0, 1, 8)),), (ZIndex("t-z", ("x",), 2),))
     >>> IndexedTable.from_json(t.to_json()) == t, t.schema("t-z").bits
     (True, 8)
@@ -143,7 +206,7 @@ class IndexedTable:
     attributes: tuple[Attribute, ...]
     indexes: tuple[Index, ...]
     projection: tuple[str, ...] = ()  # what a search returns besides the key (the GSIs INCLUDE it)
-    _schemas: dict[str, Schema] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _prepared: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         names = [a.name for a in self.attributes]
@@ -155,23 +218,12 @@ class IndexedTable:
         if len(set(written)) != len(written) or set(written) & {*names, *self.key}:
             raise ValueError(f"index key attributes {written} must be distinct from each other and the data")
         for index in self.indexes:
-            used = index.attributes if isinstance(index, ZIndex) else (index.attribute,)
-            unknown = sorted(set(used) - set(names))
+            unknown = sorted(set(index.ordered_by) - set(names))
             if unknown:
                 raise ValueError(
                     f"index {index.name!r} names unknown attributes {unknown}; declared: {names}"
                 )
-            if isinstance(index, ZIndex):
-                self._schemas[index.name] = self._schema_of(index)
-
-    def _schema_of(self, index: ZIndex) -> Schema:
-        own = dict(index.encodings)
-        schema = Schema(
-            tuple(Dimension(n, own.get(n) or self.attribute(n).encoding) for n in index.attributes)
-        )
-        if not 0 <= index.bucket_bits <= min(16, schema.bits):
-            raise ValueError(f"{index.name}: bucket_bits must be within 0..{min(16, schema.bits)}")
-        return schema
+            self._prepared[index.name] = index.prepare(self)
 
     def attribute(self, name: str) -> Attribute:
         return next(a for a in self.attributes if a.name == name)
@@ -183,12 +235,11 @@ class IndexedTable:
         return found[0]
 
     def schema(self, index: str) -> Schema:
-        """The ``zorder.Schema`` of a Z index."""
-        return self._schemas[index]
-
-    @property
-    def z_indexes(self) -> tuple[ZIndex, ...]:
-        return tuple(i for i in self.indexes if isinstance(i, ZIndex))
+        """The ``zorder.Schema`` of a Z index (what its kind derived from the declaration)."""
+        found = self._prepared[index]
+        if not isinstance(found, Schema):
+            raise KeyError(f"index {index!r} has no Z-order schema")
+        return found
 
     @property
     def written(self) -> tuple[str, ...]:
@@ -208,9 +259,7 @@ class IndexedTable:
         return IndexedTable(table, self.key, self.attributes, self.indexes, self.projection)
 
     def to_json(self) -> str:
-        indexes = [
-            {"kind": i.kind, **{k: getattr(i, k) for k in i.__dataclass_fields__}} for i in self.indexes
-        ]
+        """The whole declaration as JSON (what the construct puts in ``ZINDEX_SPEC``)."""
         return json.dumps(
             {
                 "format": FORMAT,
@@ -218,7 +267,7 @@ class IndexedTable:
                 "key": list(self.key),
                 "projection": list(self.projection),
                 "attributes": [a.to_dict() for a in self.attributes],
-                "indexes": indexes,
+                "indexes": [index_to_dict(i) for i in self.indexes],
             },
             sort_keys=True,
         )
@@ -230,7 +279,7 @@ class IndexedTable:
             raise ValueError(
                 f"not an indexed-table declaration ({data.get('format')!r}, expected {FORMAT!r})"
             )
-        indexes = [_index_from_dict(spec) for spec in data["indexes"]]
+        indexes = [index_from_dict(spec) for spec in data["indexes"]]
         return cls(
             data["table"],
             tuple(data["key"]),
@@ -244,20 +293,3 @@ class IndexedTable:
         if not env.get(ENV):
             raise RuntimeError(f"environment variable {ENV} is not set (the ZOrderIndex construct sets it)")
         return cls.from_json(env[ENV])
-
-
-def _index_to_dict(index: Index) -> dict[str, Any]:
-    found: dict[str, Any] = {"kind": index.kind, **{k: getattr(index, k) for k in index.__dataclass_fields__}}
-    if isinstance(index, ZIndex):
-        found["encodings"] = [[name, encoding_to_dict(e)] for name, e in index.encodings]
-    return found
-
-
-def _index_from_dict(data: Mapping[str, Any]) -> Index:
-    fields: dict[str, Any] = {
-        k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k not in ("kind", "encodings")
-    }
-    if data["kind"] == "sorted":
-        return SortedIndex(**fields)
-    encodings = tuple((name, encoding_from_dict(e)) for name, e in data.get("encodings", []))
-    return ZIndex(**fields, encodings=encodings)

@@ -1,10 +1,10 @@
 """Statistics the optimizer plans from: per index, what its keys look like and what an entry weighs.
 
-* Z index: an equi-depth histogram of the addresses (how many entries a Query of an address range
-  reads) and one of each attribute's keys (the marginals: how much of a region a bound keeps).
-* Sorted index: an equi-depth histogram of the attribute's keys (how many entries a key range reads).
-* Every index: its entry count and mean entry size by DynamoDB's rules (read units per Query), and
-  the table's item count and mean size (what a Scan of the table reads).
+* Every index: an equi-depth histogram of the keys its kind counts (a Z index: the addresses; a sorted
+  index: the attribute's keys), so how many entries a Query of a key range reads; marginals when the
+  kind has them (a Z index: one histogram per attribute, how much of a region a bound keeps); its entry
+  count and mean entry size by DynamoDB's rules (read units per Query).
+* The table: its item count and mean size (what a Scan of the table reads).
 
 Built from the table's items by ``analyze`` (``tatami zindex analyze``, and after a backfill or a sample
 load), stored as one item per index. Statistics only steer cost, never results: a search with stale
@@ -17,13 +17,15 @@ import json
 import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zindex.equidepth import EquiDepth
 from zindex.errors import StatisticsError, UnencodableError
 from zindex.keys import index_keys, indexable
 from zindex.sizes import item_size
-from zindex.spec import IndexedTable, SortedIndex, ZIndex
+
+if TYPE_CHECKING:
+    from zindex.spec import Index, IndexedTable
 
 __all__ = ["IndexStats", "Statistics", "build", "dumps", "entry_bytes", "loads"]
 
@@ -37,7 +39,7 @@ class IndexStats:
     """One index: its keys' histogram, per-attribute marginals (Z), entry count and size."""
 
     keys: EquiDepth
-    marginals: tuple[EquiDepth, ...]  # one per attribute of a Z index, none for a sorted index
+    marginals: tuple[EquiDepth, ...]  # as the kind samples them (a Z index: one per attribute)
     entry_bytes: float
 
 
@@ -72,21 +74,15 @@ class Statistics:
         """Every key equally likely (no statistics yet): plans stay exact, only their cost is a guess."""
         found: dict[str, IndexStats] = {}
         for index in table.indexes:
-            if isinstance(index, ZIndex):
-                schema = table.schema(index.name)
-                marginals = tuple(EquiDepth.uniform(d.bits, items) for d in schema.dimensions)
-                found[index.name] = IndexStats(EquiDepth.uniform(schema.bits, items), marginals, 100.0)
-            else:
-                bits = table.attribute(index.attribute).encoding.bits
-                found[index.name] = IndexStats(EquiDepth.uniform(bits, items), (), 100.0)
+            bits, marginal_bits = index.key_bits(table)
+            marginals = tuple(EquiDepth.uniform(b, items) for b in marginal_bits)
+            found[index.name] = IndexStats(EquiDepth.uniform(bits, items), marginals, 100.0)
         return cls(items, 200.0, found)
 
 
-def entry_bytes(table: IndexedTable, item: Mapping[str, Any], keys: Mapping[str, Any], index: Any) -> float:
+def entry_bytes(table: IndexedTable, item: Mapping[str, Any], keys: Mapping[str, Any], index: Index) -> float:
     """Bytes of an item's entry in one GSI: the table key, the index keys and the projection."""
-    names = (*table.key, *index.written, *table.projection)
-    if isinstance(index, SortedIndex):
-        names = (*names, index.attribute)
+    names = (*table.key, *index.written, *index.entry_key, *table.projection)
     merged = {**item, **keys}
     return item_size({n: merged[n] for n in dict.fromkeys(names) if merged.get(n) is not None})
 
@@ -97,7 +93,7 @@ def build(
     """Statistics of ``table`` from its items (plain Python values, as a Scan deserialises them).
 
     >>> from zorder import UInt
-    >>> from zindex.spec import Attribute
+    >>> from zindex import Attribute, IndexedTable, ZIndex
     >>> t = IndexedTable("T", ("id",), (Attribute("a", UInt(8)), Attribute("b", UInt(8))),
     ...                  (ZIndex("ix", ("a", "b"), 2),))
     >>> s = build(t, [{"id": str(a), "a": a, "b": 7} for a in range(100)])
@@ -106,7 +102,9 @@ def build(
     """
     count, total_bytes = 0, 0
     keys: dict[str, list[int]] = {i.name: [] for i in table.indexes}
-    marginals: dict[str, list[list[int]]] = {i.name: [[] for _ in i.attributes] for i in table.z_indexes}
+    marginals: dict[str, list[list[int]]] = {
+        i.name: [[] for _ in i.key_bits(table)[1]] for i in table.indexes
+    }
     entry_total = dict.fromkeys(keys, 0.0)
     for item in items:
         if table.is_reserved(item):
@@ -121,21 +119,14 @@ def build(
             continue
         for index in table.indexes:
             entry_total[index.name] += entry_bytes(table, item, written, index)
-            if isinstance(index, ZIndex):
-                schema = table.schema(index.name)
-                address = int.from_bytes(written[index.address_attribute])
-                keys[index.name].append(address)
-                for column, key in zip(
-                    marginals[index.name], schema.layout.deinterleave(address), strict=True
-                ):
-                    column.append(key)
-            else:
-                encoding = table.attribute(index.attribute).encoding
-                keys[index.name].append(encoding.bound(item[index.attribute], upper=True))
+            key, marginal = index.sample(table, item, written)
+            keys[index.name].append(key)
+            for column, value in zip(marginals[index.name], marginal, strict=True):
+                column.append(value)
     indexes = {}
     for index in table.indexes:
         found = sorted(keys[index.name])
-        columns = tuple(EquiDepth.of(sorted(c), MARGINAL_GROUPS) for c in marginals.get(index.name, []))
+        columns = tuple(EquiDepth.of(sorted(c), MARGINAL_GROUPS) for c in marginals[index.name])
         size = entry_total[index.name] / len(found) if found else 100.0
         indexes[index.name] = IndexStats(EquiDepth.of(found, max_groups), columns, size)
     return Statistics(count, total_bytes / count if count else 200.0, indexes)

@@ -17,12 +17,16 @@ from bisect import bisect_left, bisect_right, insort
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import accumulate, count
+from typing import TYPE_CHECKING
 
 from zindex.plan import CostModel, Estimate, Plan, Span, calls
 from zindex.sizes import read_units
-from zindex.statistics import IndexStats
 from zorder import Box
 from zorder.bits import Interleaver
+
+if TYPE_CHECKING:
+    from zindex.spec import Index
+    from zindex.statistics import IndexStats
 
 __all__ = ["ZPlanner"]
 
@@ -78,7 +82,7 @@ class ZPlanner:
 
     def __init__(
         self,
-        index: str,
+        index: Index,  # the Z index (its plans carry it as their access)
         boxes: Sequence[Box],
         stats: IndexStats,
         shift: int,
@@ -225,9 +229,8 @@ class ZPlanner:
         queries = sum(calls(s.reads, size) for s in spans)
         rcu = sum(read_units(s.reads, size) for s in spans)
         detail = {"ranges": len(spans), "buckets": len({s.partition for s in spans})}
-        return Plan(
-            kind, self.index, tuple(spans), Estimate(reads, self.results, queries, rcu), detail=detail
-        )
+        estimate = Estimate(reads, self.results, queries, rcu)
+        return Plan(kind, self.index.name, tuple(spans), estimate, detail=detail, access=self.index)
 
     def _walk(self, between: Plan, optional: list[int]) -> Plan:
         """Tropf-Herzog's loop: Queries of ``WALK_LIMIT`` entries from each bucket's first address,
