@@ -68,7 +68,7 @@ def workshop(dynamodb_local: str) -> Workshop:
     """Import into a test module under tests/integration (it needs the `dynamodb_local` fixture)."""
     import boto3
 
-    from tatami.local.engines.processes import processes as engines
+    from tatami.local.engines import processes as engines
     from tatami.local.template.intrinsics import LOCAL_REGION
 
     client = boto3.client(

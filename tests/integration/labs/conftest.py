@@ -48,7 +48,7 @@ def served(
 
 @pytest.fixture(scope="session")
 def labs(dynamodb_local: str) -> Labs:
-    from tatami.local.engines.processes import processes as engines
+    from tatami.local.engines import processes as engines
     from tatami.samples.labs import employees, invoices, load_employees
     from tatami_functions.invoices import service
     from tatami_functions.invoices.repository import InvoicesRepository

@@ -13,7 +13,7 @@ from typing import Any
 import boto3
 import pytest
 
-from tatami.local.engines.processes import processes as engines
+from tatami.local.engines import processes as engines
 from tatami_functions import stack_outputs
 from tatami_functions.replication import service
 from tatami_functions.replication.records import DELETED, live
