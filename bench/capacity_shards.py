@@ -15,7 +15,7 @@ leaves open:
 - after splits: the warm table after ten minutes, once split for heat separated shards that had
   landed on one partition.
 
-Writes bench/results/capacity_shards.json; the README quotes its table.
+Writes bench/results/capacity_shards.json; docs/capacity.md quotes its table.
 """
 
 from __future__ import annotations

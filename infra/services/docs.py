@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from constructs import Construct
 
 from infra.constructs.service_api import Route
-from infra.constructs.service_function import ServiceFunction
+from infra.constructs.service_function import ServiceFunction, route_modules
 from infra.constructs.shared import Shared
 
 
@@ -28,7 +28,7 @@ class DocsService(Construct):
             layers=shared.layers,
             service="docs",
             handler="tatami_functions.docs.handler.handler",
-            packages=["docs", *service_packages],
+            imports=route_modules(service_packages),  # the routes it merges, imported by name
             uses_zorder=True,  # it imports every service's routes, places' among them
             description="Serves the merged OpenAPI document of every route",
         )

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Self
 
+from botocore.exceptions import ClientError
+
 from tatami_functions.common.clients import EXPORT_CALLS
 from tatami_functions.common.repository import Repository
 from tatami_functions.olap.exceptions import CatalogError, ExportError
@@ -25,6 +27,7 @@ if TYPE_CHECKING:  # the client types the repositories' base classes name
     from mypy_boto3_s3 import S3Client  # noqa: F401
 
 PITR_OFF = "PointInTimeRecoveryUnavailableException"
+VALIDATION = "ValidationException"
 # The TableInput fields GetTable returns that UpdateTable accepts back (the rest are read-only).
 _TABLE_INPUT = (
     "Name",
@@ -81,18 +84,28 @@ class ExportsRepository(Repository["DynamoDBClient"]):
         pitr_off = ExportError(
             f"{table_arn}: point-in-time recovery is off; exports need it (DataTable turns it on)"
         )
-        response = self._call(
-            "export_table_to_point_in_time",
-            errors={PITR_OFF: pitr_off},
-            action=f"export {table_arn}",
-            TableArn=table_arn,
-            S3Bucket=bucket,
-            S3Prefix=s3_prefix,
-            S3SseAlgorithm="AES256",
-            ExportFormat="DYNAMODB_JSON",
-            ClientToken=token,
-            **kind,
-        )
+        try:
+            response = self._call(
+                "export_table_to_point_in_time",
+                errors={PITR_OFF: pitr_off},
+                action=f"export {table_arn}",
+                TableArn=table_arn,
+                S3Bucket=bucket,
+                S3Prefix=s3_prefix,
+                S3SseAlgorithm="AES256",
+                ExportFormat="DYNAMODB_JSON",
+                ClientToken=token,
+                **kind,
+            )
+        except ExportError as exc:
+            # A refused request is for the operator to read (no caller of this function sees it):
+            # DynamoDB's own words say what to change (an incremental window too short, say).
+            cause = exc.__cause__
+            if isinstance(cause, ClientError) and cause.response["Error"]["Code"] == VALIDATION:
+                raise ExportError(
+                    f"cannot export {table_arn}: {cause.response['Error']['Message']}"
+                ) from cause
+            raise
         return ExportRecord.from_description(response["ExportDescription"])
 
 
