@@ -10,7 +10,6 @@ from aws_cdk import CfnOutput, Stack
 from constructs import Construct
 
 from infra.constructs.forum_orders_businesses import BusinessesModel, ForumModel, OrdersModel
-from infra.constructs.ip_lookup import IpLookup, LookupCache
 from infra.constructs.labs import EmployeesLab, InvoicesLab, StreamReplica
 from infra.constructs.models_workshop import ModelsWorkshop
 from infra.constructs.olap import OlapExport
@@ -21,6 +20,7 @@ from infra.constructs.service_api import ApiAuth, Route, ServiceApi
 from infra.constructs.service_function import ServiceFunction, SharedLayers
 from infra.constructs.sharded_counter import ShardedCounters
 from infra.constructs.shared import Shared
+from infra.services.ip_lookup import IpLookupService, LookupCache
 from tatami_functions import stack_outputs
 
 
@@ -79,7 +79,7 @@ class TatamiStack(Stack):
             "campaigns",
         ]
         ip_cache = LookupCache.from_context(self.node.try_get_context("tatami"))  # off unless cdk.json asks
-        IpLookup(self, "IpLookup", self.shared, cache=ip_cache)
+        IpLookupService(self, "IpLookup", self.shared, cache=ip_cache)
         service_packages.append("ip_lookup")
         InvoicesLab(self, "InvoicesLab", shared=self.shared)
         EmployeesLab(self, "EmployeesLab", shared=self.shared)

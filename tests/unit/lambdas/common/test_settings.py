@@ -35,7 +35,7 @@ def test_unset_variables_take_their_defaults() -> None:
     [
         (Example, {}, r"^EXAMPLE_TABLE is not set \(Example\.table: the function's construct sets it\)$"),
         (Example, {"EXAMPLE_TABLE": ""}, r"^EXAMPLE_TABLE is not set"),
-        (LookupSettings, {"IP_ALIAS_TTL_SECONDS": "30"}, r"^IP_RANGES_TABLE is not set"),
+        (LookupSettings, {"IP_LOOKUP_ALIAS_TTL_SECONDS": "30"}, r"^IP_RANGES_TABLE is not set"),
         (Example, {"EXAMPLE_TABLE": "T", "EXAMPLE_LIMIT": "many"}, r"^EXAMPLE_LIMIT='many' is malformed"),
     ],
     ids=["missing", "empty", "a service's", "malformed"],

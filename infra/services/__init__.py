@@ -1,0 +1,1 @@
+"""One module per service: its tables, functions and routes."""
