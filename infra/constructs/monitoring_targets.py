@@ -12,7 +12,7 @@ watched without a line more.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from aws_cdk import Stack
 from aws_cdk import aws_apigateway as apigw
@@ -22,9 +22,9 @@ from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
 from infra.constructs.olap import OlapExport
-from infra.constructs.sharded_counter import ShardedCounters
+from infra.constructs.service_function import ServiceFunction
 from infra.constructs.zorder_index import ZOrderIndex
-from tatami_functions.common.metric_names import EXPORT_FAILURES, ROLLUP_LAG
+from tatami_functions.common.metric_names import EXPORT_FAILURES
 from zindex.lambda_handler import LAG_METRIC
 
 
@@ -51,6 +51,15 @@ class ServiceMetric:
     name: str  # e.g. Places-ZIndex: what the alarm is called after
     metric: str  # e.g. IndexLagSeconds
     service: str
+
+
+@runtime_checkable
+class ReportsLag(Protocol):
+    """A service whose `lag_function` emits `lag_metric` (seconds behind its stream): found by what it
+    has, so monitoring imports no service construct (infra.services builds on infra.constructs)."""
+
+    lag_metric: str
+    lag_function: ServiceFunction
 
 
 @dataclass
@@ -83,10 +92,9 @@ class Targets:
     def _find_service_metrics(self, stack: Stack) -> None:
         for index in _all(stack, ZOrderIndex):
             self.lags.append(ServiceMetric(_name(stack, index), LAG_METRIC, index.maintainer.service))
-        for counters in _all(stack, ShardedCounters):
-            self.lags.append(
-                ServiceMetric(_name(stack, counters.rollup), ROLLUP_LAG, counters.rollup.service)
-            )
+        for service in _all(stack, ReportsLag):
+            function = service.lag_function
+            self.lags.append(ServiceMetric(_name(stack, function), service.lag_metric, function.service))
         for export in _all(stack, OlapExport):
             self.export_failures.append(
                 ServiceMetric(_name(stack, export), EXPORT_FAILURES, export.function.service)

@@ -18,8 +18,8 @@ from infra.constructs.page_tokens import PageTokenKey
 from infra.constructs.places import PlacesService
 from infra.constructs.service_api import ApiAuth, Route, ServiceApi
 from infra.constructs.service_function import ServiceFunction, SharedLayers
-from infra.constructs.sharded_counter import ShardedCounters
 from infra.constructs.shared import Shared
+from infra.services.counters import CountersService
 from infra.services.ip_lookup import IpLookupService, LookupCache
 from tatami_functions import stack_outputs
 
@@ -62,7 +62,7 @@ class TatamiStack(Stack):
         )
         # Each service adds its tables, functions and routes; list its Lambda package for the docs.
         service_packages: list[str] = []
-        ShardedCounters(self, "Counters", shared=self.shared)
+        CountersService(self, "Counters", shared=self.shared)
         service_packages.append("counters")
         ForumModel(self, "ForumModel", shared=self.shared)
         OrdersModel(self, "OrdersModel", shared=self.shared)

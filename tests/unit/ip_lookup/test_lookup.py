@@ -1,4 +1,4 @@
-"""Lookups over planned items (ip_lookup/lookup.py) against the bisect oracle; the pointer cache."""
+"""Lookups over planned items (ip_lookup/service.py) against the bisect oracle; the pointer cache."""
 
 from __future__ import annotations
 
