@@ -84,7 +84,6 @@ class CountersService(Construct):
         self._outputs()
 
     def _tables(self, shared: Shared) -> tuple[dynamodb.TableV2, dynamodb.TableV2, dynamodb.TableV2]:
-        # The roll-up needs only the shards' new images: each carries the shard's absolute count and version.
         shards = shared.data_table(self, "Shards", **schema_props(SHARDS))
         counters = shared.data_table(self, "Counters", **schema_props(COUNTERS))
         idempotency = shared.data_table(self, "Idempotency", **schema_props(IDEMPOTENCY))
