@@ -3,7 +3,8 @@
 `CountersRepository` stores counter configurations and roll-up items (the counters table), adds to
 and sums shards (the shards table) and commits keyed increments with their records (the idempotency
 table). Every SDK error leaves it as a `CounterUnavailableError` (503 with `Retry-After`). The three
-tables share one client (`API_CALLS`): a read fans out up to 10 BatchGetItem calls at once. A function
+tables share the repository's one client (`API_CALLS`: a read fans out up to 10 BatchGetItem calls
+at once, each on a connection of its pool). A function
 is told only the tables it may use (least privilege); using another names its unset variable.
 
 A keyed increment is one `TransactWriteItems`: the shard's `ADD` and a put of the key's record on
@@ -31,7 +32,6 @@ from typing import TYPE_CHECKING, Any, Self, cast
 from botocore.exceptions import ClientError
 
 from tatami_functions.common.batch import GET_BATCH, get_all
-from tatami_functions.common.clients import API_CALLS, aws_client
 from tatami_functions.common.repository import (
     CONDITION_FAILED,
     TRANSACTION_CANCELED,
@@ -107,8 +107,7 @@ class CountersRepository(Repository["DynamoDBClient"]):
 
     @classmethod
     def _from_env(cls) -> Self:
-        # One client for the three tables (the API functions' time budget, a connection per parallel read).
-        return cls(settings(), aws_client("dynamodb", API_CALLS))
+        return cls(settings())  # its client: API_CALLS, a connection for each of a read's parallel calls
 
     @cached_property
     def _counters(self) -> str:
