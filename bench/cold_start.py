@@ -2,7 +2,7 @@
 
 The init measured is the import of the function's handler module with only its asset, its layers
 and the runtime's boto3 on the import path, exactly as the local cloud's sandbox runs a worker
-(`tatami/local/sandbox/enter.py`), in a fresh `python -I -B` each time: Lambda's /var/task is
+(`tatami/local/functions/sandbox/enter.py`), in a fresh `python -I -B` each time: Lambda's /var/task is
 read-only, so the asset's modules compile at every cold start there too (the layer's bytecode and
 the runtime's are shipped compiled, as the venv's are here). The environment is the function's own
 from the template, with tracing on as in AWS. Interpreter start is not counted: it is the same for
@@ -31,10 +31,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO), str(REPO / "lambdas")]
 
-from tatami.local.assembly import FunctionSpec, load_assembly  # noqa: E402
-from tatami.local.environment import function_environment  # noqa: E402
-from tatami.local.intrinsics import Resolver, UnresolvableError  # noqa: E402
-from tatami.local.sandbox.runtime import Runtime  # noqa: E402
+from tatami.local.functions.environment import function_environment  # noqa: E402
+from tatami.local.functions.sandbox.runtime import Runtime  # noqa: E402
+from tatami.local.template.assembly import FunctionSpec, load_assembly  # noqa: E402
+from tatami.local.template.intrinsics import Resolver, UnresolvableError  # noqa: E402
 
 RESULTS = REPO / "bench" / "results" / "cold_start.json"
 BUDGET = 1.5  # issue 27: every function within 1.5x the minimal handler
@@ -44,13 +44,13 @@ MINIMAL_HANDLER = "import boto3\nfrom aws_lambda_powertools import Logger\n\nlog
 # (what 0.29 vCPU stretches; steady while other work shares this machine) and wall seconds.
 PROBE = """
 import importlib, sys, time
-from tatami.local.sandbox.enter import enter
+from tatami.local.functions.sandbox.enter import enter
 enter()
 wall, cpu = time.perf_counter(), time.process_time()
 importlib.import_module(sys.argv[1])
 print(time.process_time() - cpu, time.perf_counter() - wall)
 """
-LOCAL_ONLY = ("POWERTOOLS_TRACE_DISABLED", "TATAMI_LOCAL")  # what the local cloud adds beyond AWS
+LOCAL_ONLY = ("POWERTOOLS_TRACE_DISABLED",)  # what the local cloud adds beyond AWS
 
 
 def synthesize(cdk_out: Path) -> None:

@@ -27,8 +27,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "lambdas")]
 
-from tatami.local import engines  # noqa: E402
-from tatami_functions.common.dependencies import API_CALLS  # noqa: E402
+from tatami.local.engines import processes as engines  # noqa: E402
+from tatami_functions.common.clients import API_CALLS  # noqa: E402
 from tatami_functions.counters.settings import CountersSettings  # noqa: E402
 from tatami_functions.counters.sharding import PARTITION_WCU  # noqa: E402
 from tatami_functions.counters.table import COUNTERS, IDEMPOTENCY, SHARDS  # noqa: E402

@@ -3,7 +3,8 @@
     python bench/export.py [--items 100000] [--segments 4]
 
 Starts its own DynamoDB Local and moto server, loads `--items` device logs (the devices model's own
-item shape), exports them as the local cloud does (items/s), then answers "device logs per day and
+item shape), exports them through the local cloud's export API (ExportTableToPointInTime answered by
+`tatami.local.engines.exports`, items/s), then answers "device logs per day and
 level" twice: DuckDB over the export (the named query, first download included, then warm) and a
 parallel Scan of the table aggregated in Python. Checks both answers agree, prints a table and
 writes bench/results/export.json.
@@ -28,7 +29,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "lambdas")]
 
-from tatami.local import engines  # noqa: E402
+from tatami.local.engines import exports as local_exports  # noqa: E402
+from tatami.local.engines import processes as engines  # noqa: E402
 from tatami.olap import duck  # noqa: E402
 from tatami.olap.exports import fetch, latest_summary  # noqa: E402
 from tatami.scan import parallel_scan  # noqa: E402
@@ -36,8 +38,8 @@ from tatami.target import Target  # noqa: E402
 from tatami_functions.devices.items import to_item  # noqa: E402
 from tatami_functions.devices.models import DeviceLog, Level  # noqa: E402
 from tatami_functions.olap.catalog import named_queries  # noqa: E402
+from tatami_functions.olap.exports import TableExports  # noqa: E402
 from tatami_functions.olap.layout import table_prefix  # noqa: E402
-from tatami_functions.olap.local_export import export_table  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "export.json"
 TABLE, BUCKET = "bench-device-logs", "bench-olap"
@@ -126,10 +128,11 @@ def run(target: Target, count: int, segments: int, work: Path) -> dict[str, Any]
     )["TableDescription"]["TableArn"]
     s3.create_bucket(Bucket=BUCKET)
     load_seconds = load(dynamodb, logs(count))
-    exported = export_table(
-        dynamodb, s3, arn, BUCKET, table_prefix("exports", "device_logs"), segments=segments
-    )
-    export_seconds = exported.summary.ended.timestamp() - exported.summary.started.timestamp()
+    exports = TableExports(local_exports.attach(target.client("dynamodb"), target.client, segments), s3)
+    started = time.perf_counter()
+    exported = exports.start_full(arn, BUCKET, table_prefix("exports", "device_logs"), "bench")
+    export_seconds = time.perf_counter() - started
+    assert exported.item_count == count, exported
     sql = named_queries()["device_log_levels_per_day"].sql
     started = time.perf_counter()
     summary = latest_summary(s3, BUCKET, table_prefix("exports", "device_logs"))
@@ -152,10 +155,10 @@ def run(target: Target, count: int, segments: int, work: Path) -> dict[str, Any]
         "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
         "items": count,
         "segments": segments,
-        "data_files": len(exported.summary.files),
+        "data_files": len(files.paths),
         "load_items_per_s": round(count / load_seconds),
         "export_seconds": round(export_seconds, 2),
-        "export_items_per_s": round(exported.summary.item_count / export_seconds),
+        "export_items_per_s": round(count / export_seconds),
         "duckdb_download_seconds": round(fetch_seconds, 3),
         "duckdb_load_seconds": round(load_into_duckdb, 3),
         "duckdb_query_seconds": round(sorted(timings)[2], 4),

@@ -43,7 +43,7 @@ from boto3.dynamodb.types import TypeDeserializer  # noqa: E402
 from tatami.ip_loader.clients import loader_client  # noqa: E402
 from tatami.ip_loader.load import LoadOptions, load, prepare  # noqa: E402
 from tatami.ip_loader.store import RangesStore  # noqa: E402
-from tatami.local import engines  # noqa: E402
+from tatami.local.engines import processes as engines  # noqa: E402
 from tatami.target import Target  # noqa: E402
 from tatami_functions.ip_lookup.addresses import V4, V6, Address, parse_address  # noqa: E402
 from tatami_functions.ip_lookup.repository import RangesRepository  # noqa: E402

@@ -28,7 +28,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "lambdas")]
 from boto3.dynamodb.types import TypeSerializer  # noqa: E402
 from botocore.config import Config  # noqa: E402
 
-from tatami.local import engines  # noqa: E402
+from tatami.local.engines import processes as engines  # noqa: E402
 from tatami.samples.labs import log_line  # noqa: E402
 from tatami.scan import ScanSummary, parallel_scan  # noqa: E402
 

@@ -32,8 +32,8 @@ from typing import Any
 
 from _zorder_search import REPO
 
-from tatami.local import engines
-from tatami.local.intrinsics import LOCAL_REGION
+from tatami.local.engines import processes as engines
+from tatami.local.template.intrinsics import LOCAL_REGION
 from tatami.samples.places import rows
 from tatami.target import cloud_target
 from tatami_functions.places.repository import PlacesTable

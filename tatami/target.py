@@ -17,10 +17,10 @@ import click
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
-from tatami.local import traffic
-from tatami.local.engines import LOCAL_CREDENTIALS
-from tatami.local.intrinsics import LOCAL_REGION
+from tatami.local.engines import traffic
+from tatami.local.engines.processes import LOCAL_CREDENTIALS
 from tatami.local.state import default_work_dir, read_state
+from tatami.local.template.intrinsics import LOCAL_REGION
 from tatami_functions.stack_outputs import STACK_NAME, stack_name
 from zindex import IndexedTable
 
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from tatami.local.cloud import LocalCloud
 
 # Bulk loaders run many threads; give each enough pooled connections and adaptive retries.
-API_CALLS = Config(max_pool_connections=64, retries={"mode": "adaptive", "max_attempts": 10})
+CLIENT_CONFIG = Config(max_pool_connections=64, retries={"mode": "adaptive", "max_attempts": 10})
 
 
 ZINDEX_OUTPUT_SUFFIX = "ZIndex"  # each `<Name>ZIndex` output holds an indexed table's declaration
@@ -70,26 +70,26 @@ class Target:
 
     def client(self, service: str) -> Any:
         if not self.is_local:
-            return boto3.client(service, config=API_CALLS)
+            return boto3.client(service, config=CLIENT_CONFIG)
         endpoint = self.dynamodb_endpoint if service.startswith("dynamodb") else self.other_endpoint
         return self.recorded(
             boto3.client(
                 service,
                 endpoint_url=endpoint,
                 region_name=LOCAL_REGION,
-                config=API_CALLS,
+                config=CLIENT_CONFIG,
                 **LOCAL_CREDENTIALS,
             )
         )
 
     def resource(self, service: str) -> Any:
         if not self.is_local:
-            return boto3.resource(service, config=API_CALLS)
+            return boto3.resource(service, config=CLIENT_CONFIG)
         resource = boto3.resource(
             service,
             endpoint_url=self.dynamodb_endpoint,
             region_name=LOCAL_REGION,
-            config=API_CALLS,
+            config=CLIENT_CONFIG,
             **LOCAL_CREDENTIALS,
         )
         self.recorded(resource.meta.client)

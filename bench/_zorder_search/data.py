@@ -15,7 +15,7 @@ from typing import Any
 import boto3
 
 from _zorder_search import REPO
-from tatami.local import engines
+from tatami.local.engines import processes as engines
 from tatami.samples.places import rows as place_rows
 from tatami_functions.places.schema import PLACES
 from tests.support.zindex import create_table, write_indexed

@@ -5,20 +5,23 @@ the zorder layer's engine is about 90 ms of CPU of the search functions' init th
 own modules 10-20 ms (bench/cold_start.py). The venv runs the runtime's minor version
 (infra/constants.py), so the bytecode synthesis writes is the bytecode Lambda loads. It is checked
 against nothing (an asset never changes under its bytecode), and the asset is known by its sources,
-not its bytes (marshal's output varies between runs).
+not its bytes (marshal's output varies between runs): by a hash of the files it ships, their paths
+and contents, so a change to a file it does not ship changes nothing.
 """
 
 from __future__ import annotations
 
 import compileall
+import hashlib
 import py_compile
 import shutil
 from collections.abc import Sequence
+from fnmatch import fnmatch
 from pathlib import Path
 from typing import Any
 
 import jsii
-from aws_cdk import BundlingOptions, DockerImage, ILocalBundling
+from aws_cdk import AssetHashType, BundlingOptions, DockerImage, ILocalBundling
 from aws_cdk import aws_lambda as lambda_
 
 BUILD_LITTER = ("__pycache__", "*.pyc", "*.egg-info", ".mypy_cache")
@@ -45,18 +48,32 @@ class _CompiledCopy:
         return compileall.compile_dir(output_dir, quiet=1, invalidation_mode=unchecked)
 
 
-def compiled_code(source: Path, paths: Sequence[str], exclude: Sequence[str]) -> lambda_.Code:
+def compiled_code(source: Path, paths: Sequence[str]) -> lambda_.Code:
     """The asset of `paths` (files and folders relative to `source`) with their modules compiled beside
-    them; `exclude` leaves out of the asset's hash what `paths` leave out of the asset."""
+    them, known by the hash of those sources."""
     return lambda_.Code.from_asset(
         str(source),
-        exclude=[*exclude, *(f"**/{pattern}" for pattern in BUILD_LITTER)],
+        asset_hash_type=AssetHashType.CUSTOM,
+        asset_hash=sources_hash(source, paths),
         bundling=BundlingOptions(
             image=DockerImage.from_registry("unused-local-bundling"), local=_CompiledCopy(source, paths)
         ),
     )
 
 
+def sources_hash(source: Path, paths: Sequence[str]) -> str:
+    """SHA-256 over the path and bytes of every file `paths` ship (build litter left out)."""
+    digest = hashlib.sha256()
+    for relative in sorted(set(paths)):
+        origin = source / relative
+        files = sorted(origin.rglob("*")) if origin.is_dir() else [origin]
+        for file in files:
+            parts = file.relative_to(source).parts
+            if file.is_file() and not any(fnmatch(part, litter) for part in parts for litter in BUILD_LITTER):
+                digest.update("/".join(parts).encode() + b"\0" + file.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
 def compiled_layer_code(source: Path) -> lambda_.Code:
-    """The asset of a layer folder (holding `python/`) with its modules compiled beside them."""
-    return compiled_code(source, ["python"], exclude=["pyproject.toml", "build"])
+    """The asset of a layer folder (its `python/`) with its modules compiled beside them."""
+    return compiled_code(source, ["python"])

@@ -1,8 +1,7 @@
-"""Seed 004's data models: device logs, carts, documents, pick-up lockers, campaign targeting.
+"""Seed 004's device logs: their table, API function and TTL archiver (models_workshop_storage.py).
 
-A table per model, drawn as the seed draws it (DESIGN.md says why not one overloaded table), one API
-function per model on the shared REST API, and one bucket (models_workshop_storage.py) for large
-document bodies and the device logs' TTL archive.
+The other models of seed 004 (carts, documents, lockers, campaigns) are services of their own
+(`infra/services/`); all of them sit in the stack's "Workshop" scope and share its bucket.
 """
 
 from __future__ import annotations
@@ -12,27 +11,19 @@ from typing import Any
 
 from aws_cdk import CfnOutput, Stack
 from aws_cdk import aws_dynamodb as dynamodb
+from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
-from infra.constructs.buckets import WorkshopBucket, grant_objects
 from infra.constructs.models_workshop_storage import LogArchiver
 from infra.constructs.service_api import Route
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from infra.constructs.table_grants import grant_indexes, grant_table
 from tatami_functions import stack_outputs
-from tatami_functions.campaigns.settings import CampaignsSettings
-from tatami_functions.carts.settings import CartsSettings
 from tatami_functions.devices.settings import DeviceLogsSettings
-from tatami_functions.documents.settings import DocumentsSettings
-from tatami_functions.lockers.settings import LockersSettings
 
 S, N = dynamodb.AttributeType.STRING, dynamodb.AttributeType.NUMBER
-ALL, KEYS_ONLY, INCLUDE = (
-    dynamodb.ProjectionType.ALL,
-    dynamodb.ProjectionType.KEYS_ONLY,
-    dynamodb.ProjectionType.INCLUDE,
-)
+ALL = dynamodb.ProjectionType.ALL
 DEVICE_ROUTES = [
     Route("POST", "/devices/{device_id}/logs"),
     Route("GET", "/devices/{device_id}/logs"),
@@ -40,33 +31,6 @@ DEVICE_ROUTES = [
     Route("GET", "/operators/{operator}/logs"),
     Route("GET", "/escalations"),
     Route("GET", "/logs/recent"),
-]
-CART_ROUTES = [
-    Route("GET", "/users/{user_id}/cart"),
-    Route("GET", "/users/{user_id}/cart/items"),
-    Route("PUT", "/users/{user_id}/cart/items/{item_id}"),
-    Route("DELETE", "/users/{user_id}/cart/items/{item_id}"),
-    Route("GET", "/users/{user_id}/cart/items/{item_id}/{field}"),
-    Route("PUT", "/users/{user_id}/cart/items/{item_id}/{field}"),
-    Route("PUT", "/users/{user_id}/cart/ship-to"),
-    Route("GET", "/carts/by-item/{item_id}"),
-    Route("GET", "/carts/by-prefecture/{state}"),
-]
-DOCUMENT_ROUTES = [
-    Route("GET", "/users/{user_id}/documents"),
-    *(
-        Route(method, "/users/{user_id}/documents/{report_id}")
-        for method in ("PUT", "GET", "PATCH", "DELETE")
-    ),
-]
-LOCKER_ROUTES = [
-    Route("GET", "/lockers", required_query=("state",)),
-    *(Route(method, "/lockers/{locker_id}") for method in ("GET", "PUT", "DELETE")),
-]
-CAMPAIGN_ROUTES = [
-    Route("GET", "/campaigns/candidates"),
-    Route("GET", "/campaigns/users/{user_id}"),
-    Route("PUT", "/campaigns/users/{user_id}"),
 ]
 
 
@@ -91,9 +55,10 @@ def index(
 
 
 class ModelsWorkshop(Construct):
-    """The five models of seed 004; `log_shards` is N of the device logs' random-shard GSI.
+    """The device logs of seed 004, archived to `bucket`; `log_shards` is N of their random-shard GSI.
+    The stack builds it in its "Workshop" scope as "Default", so its resources keep their logical IDs.
 
-    >>> ModelsWorkshop(stack, "Workshop", shared=shared, log_shards=10)  # doctest: +SKIP
+    >>> ModelsWorkshop(workshop, "Default", shared=shared, bucket=bucket, log_shards=10)  # doctest: +SKIP
     """
 
     def __init__(
@@ -102,18 +67,14 @@ class ModelsWorkshop(Construct):
         construct_id: str,
         *,
         shared: Shared,
+        bucket: s3.IBucket,
         log_shards: int = 10,
         log_retention_days: int = 30,
     ) -> None:
         super().__init__(scope, construct_id)
         self.shared = shared
-        self.bucket = WorkshopBucket(self, "Storage").bucket
-        CfnOutput(self, "BucketName", key=stack_outputs.OUTPUT_WORKSHOP_BUCKET, value=self.bucket.bucket_name)
+        self.bucket = bucket
         self.device_logs = self._device_logs(log_shards, log_retention_days)
-        self.carts = self._carts()
-        self.documents = self._documents()
-        self.lockers = self._lockers()
-        self.campaign_users = self._campaigns()
 
     def _device_logs(self, shards: int, retention_days: int) -> dynamodb.TableV2:
         level_time = key("level_with_created_at")  # the seed's composite "WARNING#<created_at>"
@@ -140,62 +101,6 @@ class ModelsWorkshop(Construct):
         grant_indexes(function, table, [i.index_name for i in indexes], "Query")
         grant_indexes(function, table, [escalated.index_name], "Scan")  # every escalation: the sparse GSI
         self.archiver = LogArchiver(self, "LogArchiver", shared=self.shared, table=table, bucket=self.bucket)
-        return table
-
-    def _carts(self) -> dynamodb.TableV2:
-        # Overloaded: the GSI's partition is the row's path (ship_to#state, cart_items#added_at#<item>).
-        by_row = index("GSI_sort_key_gsi_sk", key("sort_key"), key("gsi_sk"), KEYS_ONLY)
-        table = self._table(
-            "Carts", stack_outputs.OUTPUT_CARTS_TABLE, key("user_id"), key("sort_key"), by_row
-        )
-        function = self._function("Carts", CART_ROUTES, CartsSettings.environment(table=table.table_name))
-        # An item's rows are put or deleted together (one transaction); one value is updated alone.
-        grant_table(function, table, "GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem")
-        grant_indexes(function, table, [by_row.index_name], "Query")
-        return table
-
-    def _documents(self) -> dynamodb.TableV2:
-        # The list path projects summary (and the key, report_id), never the body.
-        status_date = key("status_with_created_on")
-        by_user = index(
-            "GSI_user_id_status_with_created_on", key("user_id"), status_date, INCLUDE, ["summary"]
-        )
-        table = self._table(
-            "Documents", stack_outputs.OUTPUT_DOCUMENTS_TABLE, key("report_id"), None, by_user
-        )
-        settings = DocumentsSettings.environment(table=table.table_name, bucket=self.bucket.bucket_name)
-        function = self._function("Documents", DOCUMENT_ROUTES, settings)
-        grant_table(function, table, "GetItem", "PutItem", "UpdateItem", "DeleteItem")
-        grant_indexes(function, table, [by_user.index_name], "Query")
-        # Bodies are written, read and deleted by key. A delete on the versioned bucket leaves the
-        # body recoverable for 30 days; s3:DeleteObjectVersion (a permanent delete) is not granted.
-        grant_objects(function, self.bucket, "documents/*", "s3:GetObject", "s3:PutObject", "s3:DeleteObject")
-        return table
-
-    def _lockers(self) -> dynamodb.TableV2:
-        # Prefecture, then the area path and locker id: "千代田区#紀尾井町#<locker id>".
-        table = self._table("Lockers", stack_outputs.OUTPUT_LOCKERS_TABLE, key("state"), key("location"))
-        settings = LockersSettings.environment(table=table.table_name)
-        function = self._function("Lockers", LOCKER_ROUTES, settings)
-        # A move puts the locker and its pointer and deletes the old row together (one transaction).
-        grant_table(function, table, "GetItem", "Query", "PutItem", "DeleteItem")
-        return table
-
-    def _campaigns(self) -> dynamodb.TableV2:
-        # One selective GSI per condition; the user id sorts each, so they can be intersected.
-        user = key("user_id")
-        conditions = [
-            index("GSI_prefecture", key("prefecture"), user, KEYS_ONLY),
-            index("GSI_birth_month", key("birth_month", N), user, KEYS_ONLY),
-            index("GSI_last_order_month", key("last_order_month", N), user, KEYS_ONLY),
-        ]
-        table = self._table(
-            "CampaignUsers", stack_outputs.OUTPUT_CAMPAIGN_USERS_TABLE, user, None, *conditions
-        )
-        settings = CampaignsSettings.environment(table=table.table_name)
-        function = self._function("Campaigns", CAMPAIGN_ROUTES, settings)
-        grant_table(function, table, "GetItem", "PutItem")
-        grant_indexes(function, table, [i.index_name for i in conditions], "Query")
         return table
 
     def _table(

@@ -1,7 +1,7 @@
 """Monitoring as code: one dashboard and an alarm for every way a watched stack can fail, to one topic.
 
 cdk-monitoring-constructs builds the dashboard and the alarms; this module only chooses what to
-watch (monitoring_targets.py finds it in the stack) and the thresholds below (the README's runbook
+watch (monitoring_targets.py finds it in the stack) and the thresholds below (docs/runbook.md
 says what each alarm means and what to do). Every alarm notifies the topic on ALARM and on OK.
 
 | family | metric (statistic, period) | alarms when |
@@ -77,7 +77,7 @@ class Monitoring(Construct):
                 action=notify,
                 datapoints_to_alarm=1,
                 evaluation_periods=1,
-                runbook_link="README.md, section Runbook",
+                runbook_link="docs/runbook.md",
             ),
             dashboard_factory=monitoring.DefaultDashboardFactory(
                 self, "Dashboards", dashboard_name_prefix=alarm_prefix, create_dashboard=True

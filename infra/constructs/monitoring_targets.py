@@ -12,7 +12,7 @@ watched without a line more.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from aws_cdk import Stack
 from aws_cdk import aws_apigateway as apigw
@@ -21,11 +21,27 @@ from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
-from infra.constructs.olap import OlapExport
-from infra.constructs.service_function import ServiceFunction
 from infra.constructs.zorder_index import ZOrderIndex
 from tatami_functions.common.metric_names import EXPORT_FAILURES
 from zindex.lambda_handler import LAG_METRIC
+
+
+class ReportsLag:
+    """Mixed into the construct whose `lag_function` emits `lag_metric` (seconds behind its stream, e.g.
+    the counters' roll-up): monitoring alarms on it. A marker, as `CountsExportFailures` is."""
+
+    lag_function: lambda_.Function
+    lag_metric: str
+    lag_service: str  # the function's service (its metrics' `service` dimension)
+
+
+class CountsExportFailures:
+    """Mixed into the construct whose `function` counts each failed export (`EXPORT_FAILURES`): monitoring
+    alarms on it. A marker, because the services' constructs (infra/services) build on this package and
+    it cannot import them back."""
+
+    function: lambda_.Function
+    service: str  # the function's service (its metrics' `service` dimension)
 
 
 @dataclass(frozen=True)
@@ -51,15 +67,6 @@ class ServiceMetric:
     name: str  # e.g. Places-ZIndex: what the alarm is called after
     metric: str  # e.g. IndexLagSeconds
     service: str
-
-
-@runtime_checkable
-class ReportsLag(Protocol):
-    """A service whose `lag_function` emits `lag_metric` (seconds behind its stream): found by what it
-    has, so monitoring imports no service construct (infra.services builds on infra.constructs)."""
-
-    lag_metric: str
-    lag_function: ServiceFunction
 
 
 @dataclass
@@ -92,13 +99,11 @@ class Targets:
     def _find_service_metrics(self, stack: Stack) -> None:
         for index in _all(stack, ZOrderIndex):
             self.lags.append(ServiceMetric(_name(stack, index), LAG_METRIC, index.maintainer.service))
-        for service in _all(stack, ReportsLag):
-            function = service.lag_function
-            self.lags.append(ServiceMetric(_name(stack, function), service.lag_metric, function.service))
-        for export in _all(stack, OlapExport):
-            self.export_failures.append(
-                ServiceMetric(_name(stack, export), EXPORT_FAILURES, export.function.service)
-            )
+        for reporter in _all(stack, ReportsLag):
+            name = _name(stack, reporter.lag_function)
+            self.lags.append(ServiceMetric(name, reporter.lag_metric, reporter.lag_service))
+        for export in _all(stack, CountsExportFailures):
+            self.export_failures.append(ServiceMetric(_name(stack, export), EXPORT_FAILURES, export.service))
 
 
 def _all(scope: Construct, kind: type[Any]) -> list[Any]:

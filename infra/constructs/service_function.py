@@ -1,8 +1,10 @@
 """Lambda functions and the layers they share, built without Docker.
 
-Each function's asset is the `lambdas/` folder filtered to the packages of `tatami_functions` it needs
-(its service and `common`), so handlers import `tatami_functions.places.api` the same way in Lambda,
-in the local cloud and in tests.
+Each function's asset holds the modules of `tatami_functions` its handler imports, transitively, and
+nothing else (`import_closure`): no other service's code, no module of `common` it never loads, no
+CLI or local-cloud helper. Handlers import `tatami_functions.places.api` the same way in Lambda, in
+the local cloud and in tests; the layers (Powertools, zorder/zindex) and the runtime's boto3 are
+not part of the asset.
 A function's `environment` comes from its service's settings declaration
 (`tatami_functions.common.settings`: `XSettings.environment(...)`), never from variable names written here.
 """
@@ -10,8 +12,10 @@ A function's `environment` comes from its service's settings declaration
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+import modulefinder
+from collections.abc import Iterable, Mapping, Sequence
 from importlib.metadata import PackageNotFoundError, PathDistribution, version
+from pathlib import Path
 
 from aws_cdk import AssetHashType, Duration, RemovalPolicy
 from aws_cdk import aws_lambda as lambda_
@@ -85,20 +89,62 @@ def _installed(name: str) -> str | None:
         return None
 
 
-def service_code(packages: Sequence[str]) -> lambda_.Code:
-    """The `lambdas/` folder reduced to `tatami_functions` with only `common` and the given packages
-    (names of `tatami_functions`' subpackages, e.g. `places`), compiled (`compiled_asset`)."""
-    folders = [f"{FUNCTIONS_PACKAGE}/{package}" for package in ("common", *packages)]
-    keep = [
-        f"!{FUNCTIONS_PACKAGE}",
-        f"!{FUNCTIONS_PACKAGE}/__init__.py",
-        *(pattern for folder in folders for pattern in (f"!{folder}", f"!{folder}/**")),
+def import_closure(modules: Iterable[str], root: Path = LAMBDAS_DIR) -> list[str]:
+    """The files under `root` that `modules` import, transitively, relative to `root`: the modules
+    (packages' `__init__.py` included) and the data folders beside them (folders without Python
+    files, such as the SQL of `olap/queries`, which code reads by path).
+
+    `modulefinder` reads every code object of a module, so an import inside a function counts as
+    much as one at the top; it finds only what is under `root`, so the standard library, the
+    layers and third-party packages are left out. A module outside `root` (the Z-index maintainer's
+    handler, in its layer) adds nothing.
+
+    >>> import_closure(["tatami_functions.common.text"])
+    ['tatami_functions/__init__.py', 'tatami_functions/common/__init__.py', 'tatami_functions/common/text.py']
+    """
+    finder = modulefinder.ModuleFinder(path=[str(root)])
+    for module in modules:
+        try:
+            finder.import_hook(module)
+        except ImportError:
+            continue  # not under root: shipped by a layer
+    located = (getattr(module, "__file__", None) for module in finder.modules.values())
+    files = {Path(file) for file in located if file and Path(file).is_relative_to(root)}
+    data = {
+        folder
+        for file in files
+        for folder in file.parent.iterdir()
+        if folder.is_dir() and folder.name != "__pycache__" and not any(folder.rglob("*.py"))
+    }
+    return sorted(str(path.relative_to(root)) for path in files | data)
+
+
+def service_code(handler: str, imports: Sequence[str] = ()) -> lambda_.Code:
+    """The asset of a function: the import closure of its handler's module and of `imports` (modules
+    it imports by name at run time), compiled (`compiled_asset`)."""
+    modules = [handler.rpartition(".")[0], *imports]
+    return compiled_code(LAMBDAS_DIR, [f"{FUNCTIONS_PACKAGE}/__init__.py", *import_closure(modules)])
+
+
+def route_modules(packages: Sequence[str], root: Path = LAMBDAS_DIR) -> list[str]:
+    """Every route module (`api.py`) under the named packages of `tatami_functions`: what the docs
+    function imports by name to merge their OpenAPI documents (`tatami_functions/docs/api.py`)."""
+    base = root / FUNCTIONS_PACKAGE
+    return [
+        ".".join((FUNCTIONS_PACKAGE, *path.relative_to(base).with_suffix("").parts))
+        for package in packages
+        for path in sorted((base / package).rglob("api.py"))
+        if "__pycache__" not in path.parts
     ]
-    return compiled_code(LAMBDAS_DIR, [f"{FUNCTIONS_PACKAGE}/__init__.py", *folders], exclude=["*", *keep])
 
 
 class ServiceFunction(lambda_.Function):
-    """A Python function of one service with Powertools, tracing and a log group with retention."""
+    """A Python function of one service with Powertools, tracing and a log group with retention.
+
+    Its asset is the import closure of `handler`'s module, and of `imports`: the modules the handler
+    imports by name at run time, which no import statement shows (the docs function's
+    `route_modules`). `packages` is accepted for constructs that still pass it, and ignored.
+    """
 
     def __init__(
         self,
@@ -108,7 +154,8 @@ class ServiceFunction(lambda_.Function):
         layers: SharedLayers,
         handler: str,
         service: str,
-        packages: Sequence[str] = (),
+        imports: Sequence[str] = (),
+        packages: Sequence[str] = (),  # no longer used: the asset is the handler's import closure
         uses_zorder: bool = False,
         environment: Mapping[str, str] | None = None,
         timeout: Duration | None = None,
@@ -127,7 +174,7 @@ class ServiceFunction(lambda_.Function):
             construct_id,
             runtime=RUNTIME,
             architecture=ARCHITECTURE,
-            code=service_code(packages or (service,)),
+            code=service_code(handler, imports),
             handler=handler,
             layers=function_layers,
             timeout=timeout or Duration.seconds(10),

@@ -19,6 +19,7 @@ from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
 from infra.constructs.data_table import schema_props
+from infra.constructs.monitoring_targets import ReportsLag
 from infra.constructs.service_api import Route
 from infra.constructs.service_function import ServiceFunction, add_environment
 from infra.constructs.shared import Shared
@@ -61,7 +62,7 @@ class CounterSettings:
             raise ValueError("rollup_max_record_age_hours must be within 1..24 (streams keep 24 hours)")
 
 
-class CountersService(Construct):
+class CountersService(Construct, ReportsLag):
     """The counters service on the shared API; `settings` tune defaults and the roll-up."""
 
     def __init__(
@@ -79,8 +80,8 @@ class CountersService(Construct):
         )
         shared.api.add_routes(self.reader, [Route("GET", "/counters/{name}")])
         self.rollup_failures = self._subscribe_rollup(settings)
-        # Monitoring alarms on the roll-up's lag (infra.constructs.monitoring_targets.ReportsLag).
-        self.lag_metric, self.lag_function = ROLLUP_LAG, self.rollup
+        # Monitoring alarms on the roll-up's lag (ReportsLag).
+        self.lag_function, self.lag_metric, self.lag_service = self.rollup, ROLLUP_LAG, SERVICE
         self._outputs()
 
     def _tables(self, shared: Shared) -> tuple[dynamodb.TableV2, dynamodb.TableV2, dynamodb.TableV2]:

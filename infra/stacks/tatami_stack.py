@@ -9,18 +9,25 @@ from typing import Any
 from aws_cdk import CfnOutput, Stack
 from constructs import Construct
 
+from infra.constructs.buckets import WorkshopBucket
 from infra.constructs.forum_orders_businesses import BusinessesModel, ForumModel, OrdersModel
-from infra.constructs.labs import EmployeesLab, InvoicesLab, StreamReplica
 from infra.constructs.models_workshop import ModelsWorkshop
-from infra.constructs.olap import OlapExport
-from infra.constructs.olap_tables import exportable_tables
 from infra.constructs.page_tokens import PageTokenKey
 from infra.constructs.places import PlacesService
-from infra.constructs.service_api import ApiAuth, Route, ServiceApi
-from infra.constructs.service_function import ServiceFunction, SharedLayers
+from infra.constructs.service_api import ApiAuth, ServiceApi
+from infra.constructs.service_function import SharedLayers
 from infra.constructs.shared import Shared
+from infra.services.campaigns import CampaignsService
+from infra.services.carts import CartsService
 from infra.services.counters import CountersService
+from infra.services.docs import DocsService
+from infra.services.documents import DocumentsService
+from infra.services.employees import EmployeesService
+from infra.services.invoices import InvoicesService
 from infra.services.ip_lookup import IpLookupService, LookupCache
+from infra.services.lockers import LockersService
+from infra.services.olap import OlapService, exportable_tables
+from infra.services.replication import ReplicationService
 from tatami_functions import stack_outputs
 
 
@@ -67,7 +74,21 @@ class TatamiStack(Stack):
         ForumModel(self, "ForumModel", shared=self.shared)
         OrdersModel(self, "OrdersModel", shared=self.shared)
         BusinessesModel(self, "BusinessesModel", shared=self.shared)
-        ModelsWorkshop(self, "Workshop", shared=self.shared)
+        # Seed 004's services share one scope (their resources keep the logical IDs they were deployed
+        # with, "Workshop...") and one bucket (document bodies, the device logs' archive).
+        workshop = Construct(self, "Workshop")
+        workshop_bucket = WorkshopBucket(workshop, "Storage").bucket
+        CfnOutput(
+            workshop,
+            "BucketName",
+            key=stack_outputs.OUTPUT_WORKSHOP_BUCKET,
+            value=workshop_bucket.bucket_name,
+        )
+        ModelsWorkshop(workshop, "Default", shared=self.shared, bucket=workshop_bucket)
+        CartsService(workshop, "Carts", shared=self.shared)
+        DocumentsService(workshop, "Documents", shared=self.shared, bucket=workshop_bucket)
+        LockersService(workshop, "Lockers", shared=self.shared)
+        CampaignsService(workshop, "CampaignUsers", shared=self.shared)
         service_packages += [
             "forum",
             "orders",
@@ -81,28 +102,16 @@ class TatamiStack(Stack):
         ip_cache = LookupCache.from_context(self.node.try_get_context("tatami"))  # off unless cdk.json asks
         IpLookupService(self, "IpLookup", self.shared, cache=ip_cache)
         service_packages.append("ip_lookup")
-        InvoicesLab(self, "InvoicesLab", shared=self.shared)
-        EmployeesLab(self, "EmployeesLab", shared=self.shared)
-        StreamReplica(self, "ReplicationLab", shared=self.shared)
+        # The construct ids are the labs' (their tables and queue keep their logical ids).
+        InvoicesService(self, "InvoicesLab", shared=self.shared)
+        EmployeesService(self, "EmployeesLab", shared=self.shared)
+        ReplicationService(self, "ReplicationLab", shared=self.shared)
         service_packages += ["invoices", "employees", "replication"]
         PlacesService(self, "Places", shared=self.shared)
         service_packages.append("places")
         # Analytics read exports of every table with point-in-time recovery (seed 004: OLAP goes out
         # through S3), so this comes after every service.
-        OlapExport(self, "Olap", self.shared, tables=exportable_tables(self))
-        self._add_docs(service_packages)
+        OlapService(self, "Olap", self.shared, tables=exportable_tables(self))
+        DocsService(self, "Docs", shared=self.shared, service_packages=service_packages)
         CfnOutput(self, stack_outputs.OUTPUT_API_URL, value=api.rest_api.url)
         CfnOutput(self, stack_outputs.OUTPUT_OPENAPI_URL, value=api.rest_api.url_for_path("/openapi.json"))
-
-    def _add_docs(self, service_packages: list[str]) -> None:
-        docs = ServiceFunction(
-            self,
-            "DocsFunction",
-            layers=self.shared.layers,
-            service="docs",
-            handler="tatami_functions.docs.handler.handler",
-            packages=["docs", *service_packages],
-            uses_zorder=True,  # it imports every service's routes, places' among them
-            description="Serves the merged OpenAPI document of every route",
-        )
-        self.shared.api.add_routes(docs, [Route("GET", "/openapi.json")])

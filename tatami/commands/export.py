@@ -1,8 +1,9 @@
 """`tatami export [--local] [--table KEY ...] [--incremental|--auto] [--wait]`: export tables to S3 now.
 
-In AWS it asks DynamoDB for point-in-time exports (what the hourly schedule does) and, with
---wait, waits for them and points the Glue tables at the new data. Locally it makes the same layout
-with a parallel scan of DynamoDB Local into the local cloud's S3, synchronously.
+It asks DynamoDB for point-in-time exports (what the hourly schedule does) and, with --wait, waits
+for them and points the Glue tables at the new data. Locally the same calls are answered by the
+local cloud's stand-in for the export API (`tatami.local.engines.exports`: a parallel scan into the
+local S3, done when the call returns), so `--local` always waits.
 """
 
 from __future__ import annotations
@@ -10,16 +11,16 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from typing import Any
 
 import click
 from tqdm import tqdm
 
+from tatami.local.engines import exports as local_exports
 from tatami.target import Target, TargetError, resolve_target
 from tatami_functions.olap.exceptions import OlapError
-from tatami_functions.olap.exports import COMPLETED, FULL, RUNNING, TableExports
-from tatami_functions.olap.glue import publish, s3_location
-from tatami_functions.olap.run import ExportOutcome, run_aws, run_local
+from tatami_functions.olap.exports import COMPLETED, FULL, RUNNING
+from tatami_functions.olap.repository import OlapRepository
+from tatami_functions.olap.service import ExportOutcome, publish, run_aws
 from tatami_functions.olap.settings import ExportSettings
 from tatami_functions.stack_outputs import OUTPUT_OLAP_BUCKET, OUTPUT_OLAP_DATABASE, OUTPUT_OLAP_TABLES
 
@@ -36,7 +37,7 @@ def settings_of(target: Target) -> ExportSettings:
 
 
 @click.command("export")
-@click.option("--local", is_flag=True, help="Export the running local cloud's tables (a parallel scan).")
+@click.option("--local", is_flag=True, help="Export the running local cloud's tables (and wait for them).")
 @click.option(
     "--table",
     "tables",
@@ -53,7 +54,11 @@ def settings_of(target: Target) -> ExportSettings:
 )
 @click.option("--wait", is_flag=True, help="AWS: wait for the exports, then point Athena at them.")
 @click.option(
-    "--segments", default=4, show_default=True, type=click.IntRange(1, 64), help="Local scan threads."
+    "--segments",
+    default=4,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Local export's scan threads.",
 )
 @click.option("--no-progress", is_flag=True, help="No progress bars.")
 def export(
@@ -70,16 +75,14 @@ def export(
         settings = settings_of(target).select(tables)
         if target.is_local:
             with tqdm(unit=" items", desc="export", disable=no_progress, leave=False) as bar:
-                outcomes = run_local(
-                    settings,
-                    target.client("dynamodb"),
-                    target.client("s3"),
-                    kind=kind,
-                    segments=segments,
-                    on_items=bar.update,
+                dynamodb = local_exports.attach(
+                    target.client("dynamodb"), target.client, segments, bar.update
                 )
+                aws = OlapRepository.of(dynamodb, target.client("s3"), target.client("glue"))
+                outcomes = _export(aws, settings, kind, True)
         else:
-            outcomes = _export_aws(target, settings, kind, wait)
+            aws = OlapRepository.of(target.client("dynamodb"), target.client("s3"), target.client("glue"))
+            outcomes = _export(aws, settings, kind, wait)
     except (OlapError, TargetError) as exc:
         raise click.ClickException(str(exc)) from None
     for outcome in outcomes:
@@ -88,32 +91,28 @@ def export(
         raise click.ClickException("some exports failed (see above)")
 
 
-def _export_aws(target: Target, settings: ExportSettings, kind: str, wait: bool) -> list[ExportOutcome]:
-    exports = TableExports(target.client("dynamodb"), target.client("s3"))
-    glue = target.client("glue")
-    outcomes = run_aws(settings, exports, glue, kind=kind, seed=f"cli-{uuid.uuid4()}")
+def _export(aws: OlapRepository, settings: ExportSettings, kind: str, wait: bool) -> list[ExportOutcome]:
+    outcomes = run_aws(settings, aws, kind=kind, seed=f"cli-{uuid.uuid4()}")
     if wait:
         for outcome in outcomes:
             if outcome.export_arn:
-                _wait(exports, glue, settings, outcome)
+                _wait(aws, settings, outcome)
     return outcomes
 
 
-def _wait(exports: TableExports, glue: Any, settings: ExportSettings, outcome: ExportOutcome) -> None:
+def _wait(aws: OlapRepository, settings: ExportSettings, outcome: ExportOutcome) -> None:
     """Poll until the export ends; a finished full export becomes what Athena reads."""
     assert outcome.export_arn is not None
     started = time.monotonic()
-    record = exports.describe(outcome.export_arn)
+    record = aws.exports.describe(outcome.export_arn)
     while record.status == RUNNING:
         click.echo(f"{outcome.table}: running for {time.monotonic() - started:,.0f} s ...", err=True)
         time.sleep(WAIT_POLL_SECONDS)
-        record = exports.describe(outcome.export_arn)
+        record = aws.exports.describe(outcome.export_arn)
     outcome.seconds = time.monotonic() - started
     if record.status != COMPLETED:
         outcome.action, outcome.reason = "failed", record.failure or record.status
         return
     outcome.items = record.item_count
-    if record.kind == FULL and settings.database and record.data_folder:
-        location = s3_location(settings.bucket, record.data_folder)
-        if publish(glue, settings.database, f"raw_{outcome.table}", location):
-            outcome.published = location
+    if record.kind == FULL:
+        outcome.published = publish(aws, settings, outcome.table, record)

@@ -16,10 +16,10 @@ from tatami.capacity.adapters.insights import analyse, describe
 from tatami.capacity.adapters.traffic import read_records, schemas_from
 from tatami.capacity.workloads.builders import Setting
 from tatami.commands.capacity_options import Output, Runs, table_options, write_files
-from tatami.local import traffic
-from tatami.local.engines import LOCAL_CREDENTIALS
-from tatami.local.intrinsics import LOCAL_REGION
+from tatami.local.engines import traffic
+from tatami.local.engines.processes import LOCAL_CREDENTIALS
 from tatami.local.state import default_work_dir, read_state
+from tatami.local.template.intrinsics import LOCAL_REGION
 
 __all__ = ["insights"]
 

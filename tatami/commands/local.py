@@ -20,9 +20,9 @@ import click
 from tatami.checkout import repo_root
 from tatami.commands.insights import insights
 from tatami.console import mount as mount_console
-from tatami.local import engines
 from tatami.local.cloud import LocalCloud, LocalCloudConfig
 from tatami.local.control import ControlServer
+from tatami.local.engines import processes as engines
 from tatami.local.iam.guard import ENFORCE, MODES
 from tatami.local.iam.report import least_privilege, render
 from tatami.local.lifecycle import describe_stale, ports_free, stop_reporting
@@ -249,7 +249,7 @@ def status(iam_report: bool) -> None:
 )
 def alarms(everything: bool) -> None:
     """The template's alarms as the running local cloud evaluates them: state, name, what each watches
-    and why it is in its state (the README's runbook says what to do)."""
+    and why it is in its state (docs/runbook.md says what to do)."""
     found = _control(_running_state(), "alarms")
     if not isinstance(found, list):
         raise click.ClickException(f"the local cloud did not answer: {found['unavailable']}")

@@ -3,7 +3,7 @@ hot keys, backlogs, failure queues, invocations, grants, alarms), served on the 
 under /console and, for a deployed stack, by `tatami console` on loopback.
 
 Its data comes through the same code the rest of tatami uses: the template's tables
-(`tatami.local.assembly`), the API's searches with `explain=true`, the capacity model's insights, the
+(`tatami.local.template.assembly`), the API's searches with `explain=true`, the capacity model's insights, the
 IAM report and the local cloud's own state. `http.py` answers /console; the rest are its sources.
 It sits beside `tatami.local`, not inside: it reads the capacity model, which reads `tatami.local`.
 """

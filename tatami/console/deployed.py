@@ -22,10 +22,10 @@ from botocore.awsrequest import AWSRequest
 from tatami.console import tables
 from tatami.console.http import CONSOLE_PATH, Console
 from tatami.console.sources import output_labels
-from tatami.local.api_gateway import ApiGateway
-from tatami.local.functions import Invocation
-from tatami.local.proxy import Reply, RequestData, message
-from tatami.local.routes import RouteTable
+from tatami.local.functions.pool import Invocation
+from tatami.local.gateway.proxy import Reply, RequestData, message
+from tatami.local.gateway.routes import RouteTable
+from tatami.local.gateway.server import ApiGateway
 from tatami.target import indexed_tables
 from tatami_functions.stack_outputs import OUTPUT_API_URL
 from zindex import IndexedTable

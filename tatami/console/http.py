@@ -19,7 +19,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 from tatami.console import assets, tables, zcells
 from tatami.console.errors import BadParameter
 from tatami.console.sources import Source
-from tatami.local.proxy import Reply, RequestData, message
+from tatami.local.gateway.proxy import Reply, RequestData, message
 
 CONSOLE_PATH = "/console"
 NO_STORE = ("Cache-Control", "no-cache")

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from tatami.local.functions import Invocation
+from tatami.local.functions.pool import Invocation
 from tatami.local.iam.report import least_privilege
 from zindex import IndexedTable
 from zindex.dynamodb import IndexRepository

@@ -15,7 +15,7 @@ from cfnlint.api import ManualArgs, lint_file
 from tatami.doctor.checks import Finding, check_environment, check_imports
 from tatami.doctor.grants import check_grants
 from tatami.doctor.streams import check_streams
-from tatami.local.assembly import Assembly, load_assembly
+from tatami.local.template.assembly import Assembly, load_assembly
 
 # CDK adds DependsOn for the function's own role although Role already references it.
 CFN_LINT_IGNORED = ["W3005"]

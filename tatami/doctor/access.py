@@ -26,7 +26,7 @@ from typing import Any
 from tatami.doctor.callgraph import Definition, ModuleGraph, module_graph
 from tatami.doctor.code import closure, module_file
 from tatami.doctor.sdk_calls import RESOURCE_KEYS, Call
-from tatami.local.assembly import Assembly, FunctionSpec, target_id
+from tatami.local.template.assembly import Assembly, FunctionSpec, target_id
 
 SERVICE_OF_TYPE = {
     "AWS::DynamoDB::GlobalTable": "dynamodb",

@@ -4,13 +4,11 @@ What a module holds, for `access.py` to walk from a handler: every function and 
 names it refers to, its AWS calls (`sdk_calls.py`), how it spells resources in dicts and keywords,
 whether it names an index, and the resolver route it serves), the names its top-level code refers to,
 its classes' bases, and its settings fields (`name: str = variable("VAR")`, `NAME_ENV = "VAR"`).
-Code under `if ...TATAMI_LOCAL...:` runs on the local cloud only and is left out: AWS never runs it.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -129,7 +127,7 @@ def _definition(
     definition = Definition(node.name, *where, owner, route=route(node), registered=registered(node))
     assigned = _assignments(node)
     body = [node.args, *node.body]  # its decorators run at import: they are the module's references
-    for child in (c for part in body for c in _aws_nodes(part)):
+    for child in (c for part in body for c in ast.walk(part)):
         if isinstance(child, ast.Name):
             definition.references.add(child.id)
         elif isinstance(child, ast.Attribute):
@@ -162,17 +160,6 @@ def _assignments(node: Function) -> dict[str, ast.expr]:
             if isinstance(target, ast.Name) and (target.id not in assigned or isinstance(value, ast.Dict)):
                 assigned[target.id] = value
     return assigned
-
-
-def _aws_nodes(node: ast.AST) -> Iterator[ast.AST]:
-    """`node` and every node below it but the bodies of `if ...TATAMI_LOCAL...:` (local-cloud-only code)."""
-    yield node
-    if isinstance(node, ast.If) and "TATAMI_LOCAL" in ast.unparse(node.test):
-        children: list[ast.AST] = list(node.orelse)
-    else:
-        children = list(ast.iter_child_nodes(node))
-    for child in children:
-        yield from _aws_nodes(child)
 
 
 def _dict(definition: Definition, node: ast.Dict, assigned: dict[str, ast.expr]) -> None:

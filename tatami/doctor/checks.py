@@ -14,9 +14,14 @@ from functools import cache
 from pathlib import Path
 
 from tatami.doctor.code import Module, closure, module_file
-from tatami.local.assembly import Assembly, FunctionSpec
-from tatami.local.sandbox.runtime import PUBLIC_LAYERS, RUNTIME_DISTRIBUTIONS, top_level, wheel_distributions
-from tatami.local.sandbox.runtime import closure as distributions
+from tatami.local.functions.sandbox.runtime import (
+    PUBLIC_LAYERS,
+    RUNTIME_DISTRIBUTIONS,
+    top_level,
+    wheel_distributions,
+)
+from tatami.local.functions.sandbox.runtime import closure as distributions
+from tatami.local.template.assembly import Assembly, FunctionSpec
 
 # Modules Python removed in 3.12 and 3.13: absent from the runtime's standard library (and from this
 # venv's, which runs the runtime's minor version), named so the finding says why.
@@ -138,12 +143,8 @@ def check_environment(assembly: Assembly) -> list[Finding]:
             if other.handler.rpartition(".")[0] == spec.handler.rpartition(".")[0]
             for variable in other.environment
         }
-        for variable in sorted(needed - optional - siblings - _LOCAL_ONLY):
+        for variable in sorted(needed - optional - siblings):
             findings.append(
                 Finding("env", function_id, f"its code reads {variable}, which the template does not set")
             )
     return findings
-
-
-# Set by the local cloud only (as SAM sets AWS_SAM_LOCAL): code branches on it for what AWS does not offer.
-_LOCAL_ONLY = frozenset({"TATAMI_LOCAL"})

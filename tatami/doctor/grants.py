@@ -23,11 +23,11 @@ from tatami.doctor.offline import (
     resource_arn,
 )
 from tatami.doctor.streams import MAPPING_READS
-from tatami.local.assembly import Assembly, TableSpec
+from tatami.local.gateway.routes import read_routes
 from tatami.local.iam.evaluate import evaluate, matches
 from tatami.local.iam.policies import compile_policies
-from tatami.local.intrinsics import Resolver
-from tatami.local.routes import read_routes
+from tatami.local.template.assembly import Assembly, TableSpec
+from tatami.local.template.intrinsics import Resolver
 
 _LAMBDAS_OWN = ("logs:", "xray:")  # Lambda writes the function's logs and traces with its role
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tatami.local import provision
-from tatami.local.assembly import Assembly
-from tatami.local.intrinsics import LOCAL_ACCOUNT, LOCAL_REGION, Resolver
+from tatami.local.engines import provision
+from tatami.local.template.assembly import Assembly
+from tatami.local.template.intrinsics import LOCAL_ACCOUNT, LOCAL_REGION, Resolver
 
 TLS = {"aws:securetransport": "true"}  # the SDK's calls go over TLS, which the resource policies demand
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from tatami.doctor.checks import Finding, handler_modules
 from tatami.doctor.offline import TLS, offline_resolver
-from tatami.local.assembly import Assembly, FunctionSpec
 from tatami.local.iam.evaluate import evaluate
 from tatami.local.iam.policies import compile_policies
+from tatami.local.template.assembly import Assembly, FunctionSpec
 
 # What Lambda's event-source mapping does with the function's role (AWSLambdaDynamoDBExecutionRole).
 MAPPING_READS = (

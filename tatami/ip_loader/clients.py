@@ -13,11 +13,11 @@ from typing import Any
 import boto3
 from botocore.config import Config
 
-from tatami.local.engines import LOCAL_CREDENTIALS
-from tatami.local.intrinsics import LOCAL_REGION
-from tatami.target import API_CALLS, Target
+from tatami.local.engines.processes import LOCAL_CREDENTIALS
+from tatami.local.template.intrinsics import LOCAL_REGION
+from tatami.target import CLIENT_CONFIG, Target
 
-BULK_CONFIG = API_CALLS.merge(Config(parameter_validation=False))
+BULK_CONFIG = CLIENT_CONFIG.merge(Config(parameter_validation=False))
 
 
 def loader_client(target: Target) -> Any:

@@ -19,27 +19,29 @@ from typing import Any, TypeVar
 
 import boto3
 
-from tatami.local import engines, provision, traffic
-from tatami.local.alarm_specs import read_alarms
-from tatami.local.alarms import Alarms
-from tatami.local.api_gateway import ApiGateway
-from tatami.local.assembly import Assembly, FunctionSpec, StreamMappingSpec, load_assembly
-from tatami.local.delivery import BatchDelivery, MappingStats
-from tatami.local.environment import function_environment
-from tatami.local.faults import FAULTS_ENV, FaultPlan
-from tatami.local.functions import FunctionPool, Invocation
+from tatami.local.cloudwatch.alarm_specs import read_alarms
+from tatami.local.cloudwatch.alarms import Alarms
+from tatami.local.cloudwatch.metric_sources import CloudMetrics
+from tatami.local.cloudwatch.metrics import LocalClock, MetricStore
+from tatami.local.engines import processes as engines
+from tatami.local.engines import provision, traffic
+from tatami.local.engines.faults import FAULTS_ENV, FaultPlan
+from tatami.local.engines.ttl import ExpiredItems, TtlRemovals, TtlSweeper, TtlTable
+from tatami.local.engines.watchdog import EngineWatch
+from tatami.local.events.delivery import BatchDelivery, MappingStats
+from tatami.local.events.rules import find_rule, scheduled_event
+from tatami.local.events.streams import StreamPoller
+from tatami.local.functions.environment import function_environment
+from tatami.local.functions.pool import FunctionPool, Invocation
+from tatami.local.functions.sandbox.workers import Sandbox
+from tatami.local.functions.worker import EXPORT_API_ENV
+from tatami.local.gateway.routes import RouteTable, read_gateway_responses, read_routes
+from tatami.local.gateway.server import ApiGateway
 from tatami.local.iam.guard import ENFORCE, OFF
-from tatami.local.intrinsics import LOCAL_REGION, Resolver, UnresolvableError
 from tatami.local.logbook import LogBook
-from tatami.local.metric_sources import CloudMetrics
-from tatami.local.metrics import LocalClock, MetricStore
-from tatami.local.routes import RouteTable, read_gateway_responses, read_routes
-from tatami.local.rules import find_rule, scheduled_event
-from tatami.local.sandbox.workers import Sandbox
 from tatami.local.state import default_work_dir
-from tatami.local.streams import StreamPoller
-from tatami.local.ttl import ExpiredItems, TtlRemovals, TtlSweeper, TtlTable
-from tatami.local.watchdog import EngineWatch
+from tatami.local.template.assembly import Assembly, FunctionSpec, StreamMappingSpec, load_assembly
+from tatami.local.template.intrinsics import LOCAL_REGION, Resolver, UnresolvableError
 
 T = TypeVar("T")
 
@@ -58,7 +60,7 @@ class LocalCloudConfig:
     poll_interval: float = 0.1
     echo_logs: bool = True
     iam_mode: str = ENFORCE  # enforce | soft (log what AWS would refuse) | off
-    # Injected faults (tatami/local/faults.py) for the workers of each function whose logical id
+    # Injected faults (tatami/local/engines/faults.py) for the workers of each function whose logical id
     # starts with a key: the reliability tests' throttling, transient errors and crashes.
     faults: dict[str, FaultPlan] = dataclasses.field(default_factory=dict)
     alarm_interval: float = 10.0  # seconds between evaluations of the template's alarms (0: on demand)
@@ -268,6 +270,7 @@ class LocalCloud:
         provision.create_queues(self.client("sqs"), self.assembly, self.resolver)
         provision.create_buckets(self.client("s3"), self.assembly, self.resolver)
         provision.create_secrets(self.client("secretsmanager"), self.assembly, self.resolver)
+        provision.create_glue_catalog(self.client("glue"), self.assembly, self.resolver)
         provision.register_functions(self.assembly, self.resolver)
         provision.register_remaining(self.assembly, self.resolver)
         self.outputs = provision.resolve_outputs(self.assembly, self.resolver)
@@ -303,6 +306,8 @@ class LocalCloud:
         env = function_environment(
             spec, declared, runtime_file, self.dynamodb_endpoint, self.moto_endpoint, self.traffic_dir
         )
+        if self.sandbox.may_call(spec.logical_id, "dynamodb:ExportTableToPointInTime"):
+            env[EXPORT_API_ENV] = "1"  # its workers answer the export API (engines/exports.py)
         plans = [plan for prefix, plan in self.config.faults.items() if spec.logical_id.startswith(prefix)]
         return {**env, FAULTS_ENV: plans[0].to_json()} if plans else env
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import click
 
-from tatami.local import engines
 from tatami.local.cloud import LocalCloud
+from tatami.local.engines import processes as engines
 
 
 def ports_free(ports: dict[str, int]) -> None:

@@ -1,9 +1,10 @@
 """Sample data of seed 004's labs: the workshop's invoices, its 1,000 employees, and web-server logs.
 
-Invoices go through the API (`PUT /invoices/{id}`), employees through the lab's repository (its
-bulk path: 4,000 items in BatchWriteItem calls, far faster than 1,000 HTTP PUTs), and log lines
-straight into the `logfile` table, as any writer would: the stream then replicates them into
-`logfile_replica`. Where the data comes from: data/labs.ATTRIBUTION.md.
+Invoices go through the API (`PUT /invoices/{id}`), employees straight into their table (their
+items as the service writes them, 4,000 in BatchWriteItem calls: far faster than 1,000 HTTP PUTs),
+and log lines into the `logfile` table, as any writer would: the stream then replicates them into
+`logfile_replica`. Both batch loads go through `common.batch.write_all`, the one batch write with
+one retry policy. Where the data comes from: data/labs.ATTRIBUTION.md.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import csv
 import json
 import random
-import time
+from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,7 +25,7 @@ from tatami_functions.stack_outputs import OUTPUT_EMPLOYEES_TABLE, OUTPUT_LOGFIL
 if TYPE_CHECKING:
     from tatami.local.cloud import LocalCloud
     from tatami.samples import LoadProgress
-    from tatami_functions.employees.models import EmployeeIn
+    from tatami_functions.employees.schemas import EmployeeIn
 
 NAME = "labs (seed 004)"
 DATA = Path(__file__).resolve().parent / "data"
@@ -53,7 +54,7 @@ def invoices() -> list[dict[str, Any]]:
 
 def employees() -> list[tuple[int, EmployeeIn]]:
     """The workshop's employees.csv as (id, employee) pairs, in file order."""
-    from tatami_functions.employees.models import from_csv_row
+    from tatami_functions.employees.schemas import from_csv_row
 
     with EMPLOYEES.open(encoding="utf-8", newline="") as rows:
         return [from_csv_row(row) for row in csv.reader(rows)]
@@ -86,16 +87,32 @@ def log_line(request_id: int, rng: random.Random) -> dict[str, Any]:
     return item
 
 
+def write_items(client: Any, table_name: str, items: Iterable[dict[str, Any]]) -> int:
+    """Put plain `items` into an empty table with `common.batch.write_all`; how many were written."""
+    from tatami_functions.common.attribute_values import low_level
+    from tatami_functions.common.batch import write_all
+    from tatami_functions.common.repository import TableRepository
+
+    class Table(TableRepository):
+        noun, unavailable = table_name, RuntimeError
+
+    requests = [{"PutRequest": {"Item": low_level(item)}} for item in items]
+    return write_all(Table(table_name, client=client), requests)
+
+
+def load_employees(client: Any, table_name: str, sample: Iterable[tuple[int, EmployeeIn]]) -> int:
+    """Bulk-write employees into an empty table (nothing stale to remove); the items written."""
+    from tatami_functions.employees.partition import employee_items
+
+    return write_items(client, table_name, (item for eid, e in sample for item in employee_items(eid, e)))
+
+
 def load(cloud: LocalCloud, progress: LoadProgress) -> str:
     """Load the three labs' samples into a started local cloud; a one-line summary.
 
     >>> load(cloud, lambda done, total: None)  # doctest: +SKIP
     '11 invoices, 1,000 employees (4,000 items), 200 log lines (replicated by the stream)'
     """
-    from boto3.dynamodb.types import TypeSerializer
-
-    from tatami_functions.employees.repository import EmployeesTable
-
     target, sample = cloud_target(cloud), invoices()
     total = len(sample) + 2
     for done, invoice in enumerate(sample, start=1):
@@ -103,16 +120,13 @@ def load(cloud: LocalCloud, progress: LoadProgress) -> str:
         if status >= 400:
             raise RuntimeError(f"PUT /invoices -> {status}: {answer}")
         progress(done, total)
-    client = target.client("dynamodb")
-    employees_table = EmployeesTable(target.output(OUTPUT_EMPLOYEES_TABLE), client=client)
-    if _has(client, employees_table.table_name, {"PK": {"S": "e#1"}, "SK": {"S": "master"}}):
+    client, employees_table = target.client("dynamodb"), target.output(OUTPUT_EMPLOYEES_TABLE)
+    if _has(client, employees_table, {"PK": {"S": "e#1"}, "SK": {"S": "master"}}):
         return f"{len(sample)} invoices; employees and log lines already loaded (kept as they are)"
-    written = employees_table.load(employees())  # the bulk path: an empty table has nothing stale
+    written = load_employees(client, employees_table, employees())
     progress(total - 1, total)
-    rng, serializer, logfile = random.Random(2009), TypeSerializer(), target.output(OUTPUT_LOGFILE_TABLE)
-    lines = [{k: serializer.serialize(v) for k, v in log_line(n, rng).items()} for n in range(LOG_LINES)]
-    for start in range(0, len(lines), 25):
-        _write_batch(client, logfile, lines[start : start + 25])
+    rng = random.Random(2009)
+    write_items(client, target.output(OUTPUT_LOGFILE_TABLE), (log_line(n, rng) for n in range(LOG_LINES)))
     progress(total, total)
     return (
         f"{len(sample)} invoices, {written // 4:,} employees ({written:,} items), "
@@ -123,15 +137,3 @@ def load(cloud: LocalCloud, progress: LoadProgress) -> str:
 def _has(client: Any, table: str, key: dict[str, Any]) -> bool:
     """Whether a kept database (`tatami local --db-path`) already holds the sample."""
     return "Item" in client.get_item(TableName=table, Key=key, ConsistentRead=True)
-
-
-def _write_batch(client: Any, table: str, items: list[dict[str, Any]]) -> None:
-    """One BatchWriteItem, resending what DynamoDB left unprocessed (with a short backoff)."""
-    requests: list[Any] = [{"PutRequest": {"Item": item}} for item in items]
-    for attempt in range(8):
-        unprocessed = client.batch_write_item(RequestItems={table: requests}).get("UnprocessedItems", {})
-        requests = unprocessed.get(table, [])
-        if not requests:
-            return
-        time.sleep(0.05 * 2**attempt)
-    raise RuntimeError(f"{len(requests)} log lines stayed unprocessed")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tatami.doctor import ASSEMBLY_CHECKS, Finding
-from tatami.local.assembly import load_assembly
+from tatami.local.template.assembly import load_assembly
 from tatami_functions.ip_lookup.settings import LookupSettings
 from tests.support.synthesis import Synthesized
 from tests.support.templates import Template, copy_assembly, drop_layer, drop_variable, revoke, widen

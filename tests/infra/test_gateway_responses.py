@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from tatami.local.proxy import gateway_reply
-from tatami.local.routes import GatewayResponse
+from tatami.local.gateway.proxy import gateway_reply
+from tatami.local.gateway.routes import GatewayResponse
 from tests.support.synthesis import Synthesized
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from infra.constructs.labs import ReplicationSettings
-from tatami.local.routes import read_routes
+from infra.services.replication import ReplicationSettings
+from tatami.local.gateway.routes import read_routes
 from tatami_functions import stack_outputs
 from tatami_functions.replication.settings import ReplicatorSettings
 from tests.support.synthesis import Synthesized, indexes, keys

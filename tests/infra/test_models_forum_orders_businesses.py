@@ -11,7 +11,7 @@ import pytest
 from infra.constructs import forum_orders_businesses_schema as schema
 from infra.constructs.forum_orders_businesses import OrdersModel
 from infra.constructs.shared import Shared
-from tatami.local.routes import read_routes
+from tatami.local.gateway.routes import read_routes
 from tatami_functions import stack_outputs
 from tatami_functions.common.tokens import PageTokenSettings
 from tatami_functions.orders import keys as order_keys

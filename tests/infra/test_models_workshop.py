@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tatami.local.routes import read_routes
+from tatami.local.gateway.routes import read_routes
 from tatami_functions import stack_outputs
 from tatami_functions.devices.settings import DeviceLogsSettings
 from tests.support.synthesis import Synthesized, indexes, keys
@@ -195,7 +195,7 @@ def test_every_route_of_the_models_is_served_by_its_function(synthesized: Synthe
             *(f"{m} /users/{{user_id}}/documents/{{report_id}}" for m in ("PUT", "GET", "PATCH", "DELETE")),
         ],
         "WorkshopLockersFunction": [f"{m} /lockers/{{locker_id}}" for m in ("PUT", "GET", "DELETE")],
-        "WorkshopCampaignsFunction": [
+        "WorkshopCampaignUsersFunction": [
             "GET /campaigns/candidates",
             "GET /campaigns/users/{user_id}",
             "PUT /campaigns/users/{user_id}",

@@ -11,12 +11,11 @@ import pytest
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk.assertions import Template
 
-from infra.constructs.olap import OlapExport
-from infra.constructs.olap_tables import exportable_tables
 from infra.constructs.page_tokens import PageTokenKey
 from infra.constructs.service_api import ServiceApi
 from infra.constructs.service_function import SharedLayers
 from infra.constructs.shared import Shared
+from infra.services.olap import OlapService, exportable_tables
 from tatami_functions import stack_outputs
 from tatami_functions.olap.catalog import named_queries, with_views
 from tatami_functions.olap.settings import ExportSettings
@@ -172,7 +171,7 @@ def _stack_with(table_props: dict[str, Any], key: str = "orders") -> cdk.Stack:
     shared.api.rest_api.root.add_method("GET")  # an API needs a method to synthesize
     pk = dynamodb.Attribute(name="pk", type=dynamodb.AttributeType.STRING)
     table = dynamodb.TableV2(stack, "Orders", partition_key=pk, **table_props)
-    OlapExport(stack, "Olap", shared, tables={key: table})
+    OlapService(stack, "Olap", shared, tables={key: table})
     return stack
 
 

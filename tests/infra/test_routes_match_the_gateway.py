@@ -9,7 +9,7 @@ from collections import defaultdict
 
 import pytest
 
-from tatami.local.routes import read_routes
+from tatami.local.gateway.routes import read_routes
 from tatami_functions.docs.api import service_api_modules
 from tests.support.synthesis import Synthesized
 

@@ -10,7 +10,7 @@ from aws_cdk import aws_lambda as lambda_
 from infra import constants
 from infra.app import cdk_json_context, create_app
 from infra.constructs.service_api import COLD_START_ALLOWANCE, INTEGRATION_TIMEOUT, Route, ServiceApi
-from tatami.local.routes import read_routes
+from tatami.local.gateway.routes import read_routes
 from tests.support.synthesis import Synthesized
 
 LATEST = INTEGRATION_TIMEOUT.to_seconds() - COLD_START_ALLOWANCE.to_seconds()

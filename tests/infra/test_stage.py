@@ -8,7 +8,7 @@ import pytest
 from aws_cdk import Stack
 
 from infra.app import create_app
-from infra.constructs.olap import OlapExport
+from infra.services.olap import OlapService
 from tests.support.synthesis import Synthesized
 
 # The only names the template sets itself; everything else is named by CloudFormation per stack.
@@ -38,7 +38,7 @@ def test_a_stage_names_the_stack_and_its_catalog() -> None:
     stack, monitoring = [child for child in app.node.children if isinstance(child, Stack)]
     assert (stack.stack_name, monitoring.stack_name) == ("Tatami-dev", "Tatami-devMonitoring")
     olap = stack.node.find_child("Olap")
-    assert isinstance(olap, OlapExport)
+    assert isinstance(olap, OlapService)
     assert (olap.catalog.database_name, olap.catalog.work_group_name) == (
         "tatami_dev_olap",
         "tatami-dev-olap",

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from tatami.local import engines
-from tatami.local.assembly import load_assembly
 from tatami.local.cloud import LocalCloud, LocalCloudConfig, free_ports
-from tatami.local.faults import FaultPlan
-from tatami.local.routes import read_routes
+from tatami.local.engines import processes as engines
+from tatami.local.engines.faults import FaultPlan
+from tatami.local.gateway.routes import read_routes
+from tatami.local.template.assembly import load_assembly
 from tests.support.synthesis import synthesize
 
 REPO = Path(__file__).resolve().parents[2]

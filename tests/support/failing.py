@@ -1,5 +1,5 @@
 """Make a running local cloud's dependencies fail, and stop: a switched fault plan armed and disarmed
-(`tatami.local.faults`), and DynamoDB Local frozen (SIGSTOP) and thawed."""
+(`tatami.local.engines.faults`), and DynamoDB Local frozen (SIGSTOP) and thawed."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from tatami.local.cloud import LocalCloud
-from tatami.local.engines import DYNAMODB_LOCAL
-from tatami.local.faults import THROTTLING, UNREACHABLE, FaultPlan
+from tatami.local.engines.faults import THROTTLING, UNREACHABLE, FaultPlan
+from tatami.local.engines.processes import DYNAMODB_LOCAL
 
 THROTTLED = FaultPlan(rate=1.0, errors=THROTTLING, operations=("dynamodb",))
 UNREACHABLE_ENDPOINT = FaultPlan(rate=1.0, errors=(UNREACHABLE,), operations=("dynamodb",))

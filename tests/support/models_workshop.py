@@ -1,7 +1,9 @@
-"""Test support for seed 004's models: their tables as the construct defines them, and a call recorder.
+"""Test support for seed 004's models: their tables as the code declares them, and a call recorder.
 
-Tables are created from the CloudFormation the `ModelsWorkshop` construct synthesizes (never from a
-second description), in a stack of their own so the other services' constructs are not built.
+The services' tables come from their declarations (`tatami_functions.<service>.table`, which their
+constructs build the deployed tables from); the device logs' from the CloudFormation the
+`ModelsWorkshop` construct synthesizes, in a stack of its own so the other services' constructs are
+not built. Never from a second description.
 """
 
 from __future__ import annotations
@@ -14,17 +16,32 @@ from typing import Any
 
 import pytest
 
-from tatami.local.assembly import TableSpec
-from tatami.local.provision import create_table_request
+from tatami.local.engines.provision import create_table_request
+from tatami.local.template.assembly import TableSpec
+from tatami_functions import stack_outputs
+from tatami_functions.campaigns.table import CAMPAIGN_USERS
+from tatami_functions.carts.table import CARTS
+from tatami_functions.common.tables import TableSchema
+from tatami_functions.documents.table import DOCUMENTS
+from tatami_functions.lockers.table import LOCKERS
+
+# Output key (e.g. "CartsTableName") -> the table as its service declares it.
+DECLARED: dict[str, TableSchema] = {
+    stack_outputs.OUTPUT_CARTS_TABLE: CARTS,
+    stack_outputs.OUTPUT_DOCUMENTS_TABLE: DOCUMENTS,
+    stack_outputs.OUTPUT_LOCKERS_TABLE: LOCKERS,
+    stack_outputs.OUTPUT_CAMPAIGN_USERS_TABLE: CAMPAIGN_USERS,
+}
 
 
 @cache
 def workshop_tables() -> dict[str, dict[str, Any]]:
-    """Output key (e.g. "CartsTableName") -> the table's CloudFormation properties, from the construct."""
+    """Output key ("DeviceLogsTableName") -> the table's CloudFormation properties, from the construct."""
     os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
     import aws_cdk as cdk
     from aws_cdk import assertions
 
+    from infra.constructs.buckets import WorkshopBucket
     from infra.constructs.models_workshop import ModelsWorkshop
     from infra.constructs.page_tokens import PageTokenKey
     from infra.constructs.service_api import ServiceApi
@@ -35,7 +52,7 @@ def workshop_tables() -> dict[str, dict[str, Any]]:
     shared = Shared(
         SharedLayers(stack, "Layers"), ServiceApi(stack, "Api"), PageTokenKey(stack, "PageTokens")
     )
-    ModelsWorkshop(stack, "Workshop", shared=shared)
+    ModelsWorkshop(stack, "Workshop", shared=shared, bucket=WorkshopBucket(stack, "Storage").bucket)
     template = assertions.Template.from_stack(stack).to_json()
     resources = template["Resources"]
     tables: dict[str, dict[str, Any]] = {}
@@ -51,8 +68,8 @@ def workshop(dynamodb_local: str) -> Workshop:
     """Import into a test module under tests/integration (it needs the `dynamodb_local` fixture)."""
     import boto3
 
-    from tatami.local import engines
-    from tatami.local.intrinsics import LOCAL_REGION
+    from tatami.local.engines.processes import processes as engines
+    from tatami.local.template.intrinsics import LOCAL_REGION
 
     client = boto3.client(
         "dynamodb", endpoint_url=dynamodb_local, region_name=LOCAL_REGION, **engines.LOCAL_CREDENTIALS
@@ -77,6 +94,10 @@ def create_tables(client: Any, prefix: str | None = None) -> dict[str, str]:
                 TimeToLiveSpecification={"Enabled": True, "AttributeName": spec.ttl_attribute},
             )
         names[output_key] = spec.name
+    for output_key, schema in DECLARED.items():
+        name = f"{prefix}-{output_key.removesuffix('TableName')}"
+        client.create_table(**schema.create_table_request(name))
+        names[output_key] = name
     return names
 
 
@@ -169,10 +190,10 @@ def _load_logs(workshop: Workshop, data: dict[str, Any]) -> None:
 
 
 def _load_carts(workshop: Workshop, data: dict[str, Any]) -> None:
-    from tatami_functions.carts.models import ItemField
-    from tatami_functions.carts.repository import CartsTable
+    from tatami_functions.carts.repository import CartsRepository
+    from tatami_functions.carts.schemas import ItemField
 
-    carts = CartsTable(workshop.table("CartsTableName"), client=workshop.client)
+    carts = CartsRepository(workshop.table("CartsTableName"), client=workshop.client)
     for user_id, cart in data["carts"].items():
         for item in cart["cart_items"]:
             values = {field: item[field.value] for field in ItemField}
@@ -183,13 +204,13 @@ def _load_carts(workshop: Workshop, data: dict[str, Any]) -> None:
 
 
 def _load_lockers_and_profiles(workshop: Workshop, data: dict[str, Any]) -> None:
-    from tatami_functions.campaigns.repository import CampaignUsersTable
-    from tatami_functions.lockers.models import Locker
-    from tatami_functions.lockers.repository import LockersTable
+    from tatami_functions.campaigns.repository import CampaignUsersRepository
+    from tatami_functions.lockers.locations import Locker
+    from tatami_functions.lockers.repository import LockersRepository
 
-    lockers = LockersTable(workshop.table("LockersTableName"), client=workshop.client)
+    lockers = LockersRepository(workshop.table("LockersTableName"), client=workshop.client)
     for locker in data["lockers"]:
         lockers.put(Locker(**locker))
-    profiles = CampaignUsersTable(workshop.table("CampaignUsersTableName"), client=workshop.client)
+    profiles = CampaignUsersRepository(workshop.table("CampaignUsersTableName"), client=workshop.client)
     for profile in [dict(entry) for entry in data["campaign_users"]]:
         profiles.put_profile(profile.pop("user_id"), profile)

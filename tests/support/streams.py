@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tatami.local.stream_records import aws_stream_arn, lambda_record
+from tatami.local.events.stream_records import aws_stream_arn, lambda_record
 
 
 def stream_records(client: Any, streams: Any, table: str) -> list[dict[str, Any]]:

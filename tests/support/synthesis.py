@@ -9,7 +9,7 @@ from typing import Any
 
 from infra.app import create_app
 from infra.stacks.monitoring_stack import monitoring_stack_name
-from tatami.local.assembly import Stack, read_stacks
+from tatami.local.template.assembly import Stack, read_stacks
 from tatami_functions import stack_outputs
 
 MONITORING_STACK = monitoring_stack_name(stack_outputs.STACK_NAME)

@@ -1,15 +1,16 @@
-"""Errors of the campaigns model; SDK errors become these at the repository boundary."""
+"""Errors of the campaigns service; SDK errors become these at the repository boundary."""
 
 from __future__ import annotations
 
 from tatami_functions.common.dependencies import DependencyError
+from tatami_functions.common.errors import NotFoundError
 
 
 class CampaignsError(Exception):
-    """Base class of the model's errors."""
+    """Base class of the service's errors."""
 
 
-class ProfileNotFoundError(CampaignsError):
+class ProfileNotFoundError(CampaignsError, NotFoundError):
     """No campaign profile for this user."""
 
 

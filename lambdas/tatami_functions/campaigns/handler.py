@@ -1,4 +1,4 @@
-"""Lambda entry point of the campaigns model's API."""
+"""Lambda entry point of the campaigns API."""
 
 from __future__ import annotations
 

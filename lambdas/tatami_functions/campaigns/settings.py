@@ -1,4 +1,4 @@
-"""The campaigns function's settings: its table (the ModelsWorkshop construct sets it)."""
+"""The campaigns function's settings: its table (`infra/services/campaigns.py` sets it)."""
 
 from __future__ import annotations
 
@@ -6,4 +6,4 @@ from tatami_functions.common.settings import TableSettings, variable
 
 
 class CampaignsSettings(TableSettings):
-    table: str = variable("CAMPAIGN_USERS_TABLE")
+    table: str = variable("CAMPAIGN_USERS_TABLE_NAME")

@@ -1,15 +1,16 @@
-"""Errors of the carts model; SDK errors become these at the repository boundary."""
+"""Errors of the carts service; SDK errors become these at the repository boundary."""
 
 from __future__ import annotations
 
 from tatami_functions.common.dependencies import DependencyError
+from tatami_functions.common.errors import NotFoundError
 
 
 class CartsError(Exception):
-    """Base class of the model's errors."""
+    """Base class of the service's errors."""
 
 
-class CartNotFoundError(CartsError):
+class CartNotFoundError(CartsError, NotFoundError):
     """The user has no cart, the cart no such item, or the item no such field."""
 
 

@@ -1,4 +1,4 @@
-"""Lambda entry point of the carts model's API."""
+"""Lambda entry point of the carts API."""
 
 from __future__ import annotations
 

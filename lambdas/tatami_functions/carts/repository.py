@@ -1,4 +1,4 @@
-"""The carts table: one row per cart value, the overloaded GSI, and `ClientError` translation.
+"""The carts table: one row per cart value, the overloaded GSI; every SDK error leaves as the carts' own.
 
 A cart item's seven rows are written and deleted in one transaction (the seed: transactions where
 they are needed locally), so a reader never sees half an item.
@@ -10,36 +10,36 @@ from decimal import Decimal
 from typing import Any
 
 from tatami_functions.carts.exceptions import CartNotFoundError, CartsUnavailableError
-from tatami_functions.carts.models import (
-    INDEXED_ITEM_FIELD,
-    INDEXED_SHIP_TO_FIELD,
-    ITEMS,
-    ItemField,
-    item_row,
-    ship_to_row,
-)
+from tatami_functions.carts.rows import INDEXED_ITEM_FIELD, INDEXED_SHIP_TO_FIELD, item_row, ship_to_row
+from tatami_functions.carts.schemas import ItemField
 from tatami_functions.carts.settings import CartsSettings
+from tatami_functions.carts.table import BY_ROW, CARTS
 from tatami_functions.common.attribute_values import deserialize, serialize
+from tatami_functions.common.paging import Item, ListPage, ReadStats, start_key
 from tatami_functions.common.repository import CONDITION_FAILED, TableRepository
 
-INDEX = "GSI_sort_key_gsi_sk"
-Key = dict[str, Any]
+USER, ROW = CARTS.key_names
+INDEXED_VALUE = BY_ROW.key_names[1]
 
 
-def _row(user_id: str, key: str, value: Any, indexed: bool) -> dict[str, Any]:
-    row = {"user_id": user_id, "sort_key": key, "value": value, **({"gsi_sk": value} if indexed else {})}
+def _row(user_id: str, key: str, value: Any, indexed: bool) -> Item:
+    row = {USER: user_id, ROW: key, "value": value, **({INDEXED_VALUE: value} if indexed else {})}
     return {name: serialize(item) for name, item in row.items()}
 
 
-def _value(item: dict[str, Any]) -> Any:
+def _value(item: Item) -> Any:
     value = deserialize(item["value"])
     return int(value) if isinstance(value, Decimal) else value
 
 
-class CartsTable(TableRepository):
+def _key(user_id: str, row: str) -> Item:
+    return {USER: {"S": user_id}, ROW: {"S": row}}
+
+
+class CartsRepository(TableRepository):
     """The seed's `carts` table and its overloaded GSI (`sort_key`, `gsi_sk`).
 
-    >>> carts = CartsTable("Tatami-Carts", client=boto3.client("dynamodb"))  # doctest: +SKIP
+    >>> carts = CartsRepository("Tatami-Carts", client=boto3.client("dynamodb"))  # doctest: +SKIP
     >>> carts.value("MAX", "靴下ID", ItemField.PRICE)  # doctest: +SKIP
     3300
     """
@@ -48,9 +48,9 @@ class CartsTable(TableRepository):
 
     def rows(self, user_id: str, prefix: str | None = None) -> dict[str, Any]:
         """`{sort_key: value}` of a user's rows (under `prefix`): one Query, paged to the end."""
-        condition, values = "user_id = :user", {":user": {"S": user_id}}
+        condition, values = f"{USER} = :user", {":user": {"S": user_id}}
         if prefix:
-            condition += " AND begins_with(sort_key, :prefix)"
+            condition += f" AND begins_with({ROW}, :prefix)"
             values[":prefix"] = {"S": prefix}
         request: dict[str, Any] = {
             "TableName": self.table_name,
@@ -61,14 +61,14 @@ class CartsTable(TableRepository):
         rows: dict[str, Any] = {}
         while True:
             response = self._call("query", **request)
-            rows |= {item["sort_key"]["S"]: _value(item) for item in response["Items"]}
+            rows |= {item[ROW]["S"]: _value(item) for item in response["Items"]}
             if "LastEvaluatedKey" not in response:
                 return rows
             request["ExclusiveStartKey"] = response["LastEvaluatedKey"]
 
     def value(self, user_id: str, item_id: str, field: ItemField) -> Any:
         """One value of one cart item (the seed's `cart_items#price#靴下ID` read)."""
-        key = {"user_id": {"S": user_id}, "sort_key": {"S": item_row(field, item_id)}}
+        key = _key(user_id, item_row(field, item_id))
         response = self._call("get_item", TableName=self.table_name, Key=key, ReturnConsumedCapacity="TOTAL")
         if "Item" not in response:
             raise CartNotFoundError(f"user {user_id} has no item {item_id} in the cart")
@@ -92,9 +92,9 @@ class CartsTable(TableRepository):
             errors={CONDITION_FAILED: CartNotFoundError(f"user {user_id} has no item {item_id} in the cart")},
             action="update a cart",
             TableName=self.table_name,
-            Key={"user_id": {"S": user_id}, "sort_key": {"S": item_row(field, item_id)}},
-            UpdateExpression="SET #value = :value" + (", gsi_sk = :value" if indexed else ""),
-            ConditionExpression="attribute_exists(user_id)",
+            Key=_key(user_id, item_row(field, item_id)),
+            UpdateExpression="SET #value = :value" + (f", {INDEXED_VALUE} = :value" if indexed else ""),
+            ConditionExpression=f"attribute_exists({USER})",
             ExpressionAttributeNames={"#value": "value"},
             ExpressionAttributeValues={":value": serialize(value)},
         )
@@ -103,59 +103,49 @@ class CartsTable(TableRepository):
         """Delete a cart item's rows together; CartNotFoundError if it is not in the cart."""
         actions: list[dict[str, Any]] = []
         for field in ItemField:
-            delete: dict[str, Any] = {"TableName": self.table_name}
-            delete["Key"] = {"user_id": {"S": user_id}, "sort_key": {"S": item_row(field, item_id)}}
+            delete: dict[str, Any] = {
+                "TableName": self.table_name,
+                "Key": _key(user_id, item_row(field, item_id)),
+            }
             if field is ItemField.ITEM_NAME:  # one condition decides for the whole item
-                delete["ConditionExpression"] = "attribute_exists(user_id)"
+                delete["ConditionExpression"] = f"attribute_exists({USER})"
             actions.append({"Delete": delete})
         try:
             self._transact(actions)
         except CartsUnavailableError as exc:
+            # A cancelled transaction names each action's reason; only a failed condition means
+            # "not in the cart" (a conflict or a throttle stays a 503).
             if "ConditionalCheckFailed" in str(exc.__cause__):
                 raise CartNotFoundError(f"user {user_id} has no item {item_id} in the cart") from exc
             raise
 
-    def users(
-        self, partition: str, value: str | None, start: Key | None, limit: int
-    ) -> tuple[list[dict[str, str]], Key | None]:
-        """One page of the overloaded GSI: `sort_key = partition` (and `gsi_sk = value`), newest first."""
-        condition, values = "sort_key = :key", {":key": {"S": partition}}
+    def holders(self, row: str, value: str | None, limit: int, cursor: Item | None) -> ListPage:
+        """One page of the overloaded GSI: the users with the row `row` (valued `value`), newest first;
+        items are `{"user_id", "gsi_sk"}`."""
+        condition, values = f"{ROW} = :row", {":row": {"S": row}}
         if value is not None:
-            condition += " AND gsi_sk = :value"
+            condition += f" AND {INDEXED_VALUE} = :value"
             values[":value"] = {"S": value}
-        request: dict[str, Any] = {
-            "TableName": self.table_name,
-            "IndexName": INDEX,
-            "KeyConditionExpression": condition,
-            "ExpressionAttributeValues": values,
-            "ScanIndexForward": False,
-            "Limit": limit,
-            "ReturnConsumedCapacity": "TOTAL",
-        }
-        if start:
-            request["ExclusiveStartKey"] = start
-        response = self._call("query", **request)
+        response = self._call(
+            "query",
+            TableName=self.table_name,
+            IndexName=BY_ROW.name,
+            KeyConditionExpression=condition,
+            ExpressionAttributeValues=values,
+            ScanIndexForward=False,
+            Limit=limit,
+            ReturnConsumedCapacity="TOTAL",
+            **start_key(cursor),
+        )
         found = [
-            {"user_id": item["user_id"]["S"], "gsi_sk": item["gsi_sk"]["S"]} for item in response["Items"]
+            {USER: item[USER]["S"], INDEXED_VALUE: item[INDEXED_VALUE]["S"]} for item in response["Items"]
         ]
-        return found, response.get("LastEvaluatedKey")
+        return ListPage(found, response.get("LastEvaluatedKey"), ReadStats.of(response))
 
     def _transact(self, actions: list[dict[str, Any]]) -> None:
         self._call("transact_write_items", TransactItems=actions)
 
 
-def item_users_partition(item_id: str) -> str:
-    """The GSI partition of "users with this item": the item's `added_at` rows.
-
-    >>> item_users_partition("靴下ID")
-    'cart_items#added_at#靴下ID'
-    """
-    return f"{ITEMS}#{INDEXED_ITEM_FIELD}#{item_id}"
-
-
-SHIP_TO_STATE_PARTITION = ship_to_row(INDEXED_SHIP_TO_FIELD)
-
-
-def default_table() -> CartsTable:
-    """The function's table, named by its environment (created once per execution environment)."""
-    return CartsTable.from_environment()
+def repository() -> CartsRepository:
+    """The function's repository, named by its environment (created once per execution environment)."""
+    return CartsRepository.from_environment()

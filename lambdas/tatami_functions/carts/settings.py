@@ -1,4 +1,4 @@
-"""The carts function's settings: its table (the ModelsWorkshop construct sets it)."""
+"""The carts function's settings: its table (`infra/services/carts.py` sets it)."""
 
 from __future__ import annotations
 
@@ -6,4 +6,4 @@ from tatami_functions.common.settings import TableSettings, variable
 
 
 class CartsSettings(TableSettings):
-    table: str = variable("CARTS_TABLE")
+    table: str = variable("CARTS_TABLE_NAME")

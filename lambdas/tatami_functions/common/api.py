@@ -11,7 +11,7 @@ request id is in the log. `openapi.py` beside this module makes the OpenAPI docu
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from http import HTTPStatus
 from re import Match
 from typing import Any
@@ -28,6 +28,7 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import (
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
 from tatami_functions.common.dependencies import answer_dependency_failures
+from tatami_functions.common.errors import ServiceError
 from tatami_functions.common.observability import logger
 from tatami_functions.common.request_limits import BodyTooLargeError, LimitExceededError, check_request
 from tatami_functions.common.text import nfc, normalised_event, path_value
@@ -150,6 +151,10 @@ def create_resolver(service: str | None = None) -> APIGatewayRestResolver:
             HTTPStatus.NOT_FOUND, {"message": f"no route for {event.http_method} {event.path}"}
         )
 
+    @app.exception_handler(ServiceError)
+    def _service_error(exc: ServiceError) -> Response[Any]:
+        return _answer(app, exc.status, "{exc}")(exc)
+
     answer_dependency_failures(app, service)
     return app
 
@@ -219,7 +224,9 @@ def answer_errors(app: APIGatewayRestResolver, answers: Mapping[type[Exception],
         app.exception_handler(error)(_answer(app, status, message))
 
 
-def _answer(app: APIGatewayRestResolver, status: HTTPStatus, message: str) -> Any:
+def _answer(
+    app: APIGatewayRestResolver, status: HTTPStatus, message: str
+) -> Callable[[Exception], Response[Any]]:
     """The answer; a message "<field>: <reason>" also lists the field in `errors`, as a 400 does."""
 
     def answer(exc: Exception) -> Response[Any]:

@@ -1,8 +1,7 @@
-"""Routes of the documents model (seed 004): bodies out of the list path, the list from an INCLUDE GSI."""
+"""Routes of the documents service (seed 004): bodies out of the list path, the list from an INCLUDE GSI."""
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
 from http import HTTPStatus
 from typing import Annotated, Any
@@ -14,39 +13,19 @@ from tatami_functions.common.api import (
     CHANGED_MEANWHILE,
     CREATED_OR_REPLACED,
     NO_CONTENT,
-    answer_errors,
     create_resolver,
     json_response,
 )
-from tatami_functions.common.tokens import decode_token, encode_token
+from tatami_functions.common.paging import DEFAULT_LIMIT, Limit, NextToken
 from tatami_functions.documents import service
-from tatami_functions.documents.bodies import DocumentBodies
-from tatami_functions.documents.exceptions import (
-    DocumentConflictError,
-    DocumentNotFoundError,
-    ReportIdTakenError,
-)
-from tatami_functions.documents.models import DocumentIn, DocumentPatch, DocumentStatus, ReportId
-from tatami_functions.documents.repository import default_table
+from tatami_functions.documents.reports import DocumentStatus
+from tatami_functions.documents.schemas import DocumentIn, DocumentPatch, ReportId
 
 app = create_resolver("documents")
 
 UserId = Annotated[str, Path(min_length=1, max_length=128)]
 Report = Annotated[ReportId, Path()]
 TAGS = ["documents"]
-
-
-answer_errors(
-    app,
-    {
-        DocumentNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
-        DocumentConflictError: (HTTPStatus.CONFLICT, "{exc}"),
-        ReportIdTakenError: (
-            HTTPStatus.CONFLICT,
-            "report_id: {exc} cannot be used; choose another report_id",
-        ),
-    },
-)
 
 
 @app.put(
@@ -57,9 +36,7 @@ answer_errors(
 )
 def put_document(user_id: UserId, report_id: Report, body: Annotated[DocumentIn, Body()]) -> Response[Any]:
     today = datetime.now(UTC).date()
-    document, created = service.put_document(
-        default_table(), DocumentBodies.from_environment(), user_id, report_id, body, today
-    )
+    document, created = service.put_document(user_id, report_id, body, today)
     return json_response(HTTPStatus.CREATED if created else HTTPStatus.OK, document.to_json())
 
 
@@ -67,18 +44,15 @@ def put_document(user_id: UserId, report_id: Report, body: Annotated[DocumentIn,
 def list_documents(
     user_id: UserId,
     status: Annotated[DocumentStatus | None, Query(description="only this status, newest first")] = None,
-    limit: Annotated[int, Query(ge=1, le=50, description="page size (the seed lists at most 50)")] = 50,
-    next_: Annotated[str | None, Query(alias="next", max_length=4096)] = None,
+    limit: Limit = DEFAULT_LIMIT,
+    next_: NextToken = None,
 ) -> dict[str, Any]:
-    scope = json.dumps(["documents", user_id, status], ensure_ascii=False)
-    start = decode_token(next_, scope) if next_ else None
-    items, last = default_table().list(user_id, status, start, limit)
-    return {"items": items, "next": encode_token(last, scope) if last else None}
+    return service.documents(user_id, status, limit, next_)
 
 
 @app.get("/users/<user_id>/documents/<report_id>", summary="A document with its body", tags=TAGS)
 def get_document(user_id: UserId, report_id: Report) -> dict[str, Any]:
-    return service.get_document(default_table(), DocumentBodies.from_environment(), user_id, report_id)
+    return service.get_document(user_id, report_id)
 
 
 @app.patch(
@@ -90,7 +64,7 @@ def get_document(user_id: UserId, report_id: Report) -> dict[str, Any]:
 def patch_document(
     user_id: UserId, report_id: Report, body: Annotated[DocumentPatch, Body()]
 ) -> dict[str, Any]:
-    return service.patch_document(default_table(), user_id, report_id, body).to_json()
+    return service.patch_document(user_id, report_id, body).to_json()
 
 
 @app.delete(
@@ -100,5 +74,5 @@ def patch_document(
     responses=NO_CONTENT,
 )
 def delete_document(user_id: UserId, report_id: Report) -> Response[Any]:
-    service.delete_document(default_table(), DocumentBodies.from_environment(), user_id, report_id)
+    service.delete_document(user_id, report_id)
     return Response(status_code=HTTPStatus.NO_CONTENT)

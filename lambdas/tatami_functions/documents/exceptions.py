@@ -1,25 +1,29 @@
-"""Errors of the documents model; SDK errors become these at the repository and store boundaries."""
+"""Errors of the documents service; SDK errors become these at the repository boundary."""
 
 from __future__ import annotations
 
 from tatami_functions.common.dependencies import DependencyError
+from tatami_functions.common.errors import ConflictError, NotFoundError
 
 
 class DocumentsError(Exception):
-    """Base class of the model's errors."""
+    """Base class of the service's errors."""
 
 
-class DocumentNotFoundError(DocumentsError):
+class DocumentNotFoundError(DocumentsError, NotFoundError):
     """The user has no document with this report_id."""
 
 
-class DocumentConflictError(DocumentsError):
+class DocumentConflictError(DocumentsError, ConflictError):
     """The document changed while it was being updated (a 409: retry)."""
 
 
-class ReportIdTakenError(DocumentsError):
+class ReportIdTakenError(DocumentsError, ConflictError):
     """The report_id cannot be stored for this user (report ids are unique across users): a 409 that
     says nothing of who holds it."""
+
+    def __init__(self, report_id: str) -> None:
+        super().__init__(f"report_id: {report_id} cannot be used; choose another report_id")
 
 
 class DocumentsUnavailableError(DocumentsError, DependencyError):

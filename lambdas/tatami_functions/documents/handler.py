@@ -1,4 +1,4 @@
-"""Lambda entry point of the documents model's API."""
+"""Lambda entry point of the documents API."""
 
 from __future__ import annotations
 

@@ -1,51 +1,54 @@
-"""The documents table: `report_id` key, the user/status GSI with an INCLUDE projection, error translation."""
+"""The documents table and the bucket of large bodies: every AWS call the documents service makes.
+
+`DocumentsRepository`: the table (`report_id` key) and its user/status GSI with an INCLUDE projection.
+`DocumentBodiesRepository`: bodies too large to stay inline, as objects under `documents/` of the
+workshop bucket. Every SDK error of either leaves as `DocumentsUnavailableError` (a 503).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Self
+
+from botocore.exceptions import BotoCoreError
 
 from tatami_functions.common.attribute_values import deserialize, serialize
-from tatami_functions.common.repository import CONDITION_FAILED, TableRepository
+from tatami_functions.common.paging import Item, ListPage, ReadStats, start_key
+from tatami_functions.common.repository import CONDITION_FAILED, Repository, TableRepository
 from tatami_functions.documents.exceptions import (
     DocumentConflictError,
     DocumentNotFoundError,
     DocumentsUnavailableError,
     ReportIdTakenError,
 )
-from tatami_functions.documents.models import Document, DocumentStatus, listed
+from tatami_functions.documents.reports import Document, DocumentStatus, listed
 from tatami_functions.documents.settings import DocumentsSettings
+from tatami_functions.documents.table import BY_USER, DOCUMENTS
 
-INDEX = "GSI_user_id_status_with_created_on"
-Key = dict[str, Any]
-_OWNED = "user_id = :user"
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+
+(REPORT,) = DOCUMENTS.key_names
+USER, STATUS_DATE = BY_USER.key_names
+_OWNED = f"{USER} = :user"
 
 
-def _plain(item: dict[str, Any]) -> dict[str, Any]:
+def _plain(item: Item) -> dict[str, Any]:
     from boto3.dynamodb.types import Binary  # boto3 with the first item, not at init
 
     values = {name: deserialize(value) for name, value in item.items()}
     return {k: bytes(v) if isinstance(v, Binary) else int(v) if k == "size" else v for k, v in values.items()}
 
 
-def to_document(values: dict[str, Any]) -> Document:
-    status, created_on = values["status_with_created_on"].split("#", 1)
-    return Document(
-        report_id=values["report_id"],
-        user_id=values["user_id"],
-        status=DocumentStatus(status),
-        created_on=created_on,
-        summary=values["summary"],
-        size=values["size"],
-        storage="inline" if "document_gz" in values else "s3",
-    )
+def _key(report_id: str) -> Item:
+    return {REPORT: {"S": report_id}}
 
 
-class DocumentsTable(TableRepository):
+class DocumentsRepository(TableRepository):
     """The seed's redesigned `documents` table.
 
-    >>> docs = DocumentsTable("Tatami-Documents", client=boto3.client("dynamodb"))  # doctest: +SKIP
-    >>> docs.list("MAX", DocumentStatus.COMPLETED, None, 50)  # doctest: +SKIP
-    ([{'report_id': 'r-0001', 'status': 'COMPLETED', 'created_on': '2021-07-13', 'summary': ...}], None)
+    >>> docs = DocumentsRepository("Tatami-Documents", client=boto3.client("dynamodb"))  # doctest: +SKIP
+    >>> docs.list("MAX", DocumentStatus.COMPLETED, 50, None).items  # doctest: +SKIP
+    [{'report_id': 'r-0001', 'status': 'COMPLETED', 'created_on': '2021-07-13', 'summary': ...}]
     """
 
     noun, unavailable, settings = "documents", DocumentsUnavailableError, DocumentsSettings
@@ -53,66 +56,124 @@ class DocumentsTable(TableRepository):
     def put(self, values: dict[str, Any]) -> dict[str, Any] | None:
         """Write a document item unless its report_id is another user's (ReportIdTakenError); the item
         it replaced, if any."""
-        request: dict[str, Any] = {"TableName": self.table_name}
-        request["Item"] = {k: serialize(v) for k, v in values.items()}
-        request |= {"ConditionExpression": f"attribute_not_exists(report_id) OR {_OWNED}"}
-        request |= {
-            "ExpressionAttributeValues": {":user": {"S": values["user_id"]}},
-            "ReturnValues": "ALL_OLD",
-        }
-        taken = ReportIdTakenError(values["report_id"])
-        response = self._call("put_item", errors={CONDITION_FAILED: taken}, **request)
+        taken = ReportIdTakenError(values[REPORT])
+        response = self._call(
+            "put_item",
+            errors={CONDITION_FAILED: taken},
+            TableName=self.table_name,
+            Item={k: serialize(v) for k, v in values.items()},
+            ConditionExpression=f"attribute_not_exists({REPORT}) OR {_OWNED}",
+            ExpressionAttributeValues={":user": {"S": values[USER]}},
+            ReturnValues="ALL_OLD",
+        )
         return _plain(response["Attributes"]) if "Attributes" in response else None
 
     def get(self, user_id: str, report_id: str) -> dict[str, Any]:
         """The whole item (body included) of a user's document: one GetItem."""
-        key = {"report_id": {"S": report_id}}
-        response = self._call("get_item", TableName=self.table_name, Key=key, ReturnConsumedCapacity="TOTAL")
+        response = self._call(
+            "get_item", TableName=self.table_name, Key=_key(report_id), ReturnConsumedCapacity="TOTAL"
+        )
         item = response.get("Item")
-        if not item or item["user_id"]["S"] != user_id:  # another user's report is as good as absent
+        if not item or item[USER]["S"] != user_id:  # another user's report is as good as absent
             raise DocumentNotFoundError(f"user {user_id} has no document {report_id}")
         return _plain(item)
 
-    def list(
-        self, user_id: str, status: DocumentStatus | None, start: Key | None, limit: int
-    ) -> tuple[list[Any], Any]:
+    def list(self, user_id: str, status: DocumentStatus | None, limit: int, cursor: Item | None) -> ListPage:
         """A page of a user's documents from the GSI, newest first within a status (no bodies read)."""
-        condition, values = "user_id = :user", {":user": {"S": user_id}}
+        condition, values = _OWNED, {":user": {"S": user_id}}
         if status is not None:
-            condition += " AND begins_with(status_with_created_on, :status)"
+            condition += f" AND begins_with({STATUS_DATE}, :status)"
             values[":status"] = {"S": f"{status.value}#"}
-        request: dict[str, Any] = {"TableName": self.table_name, "IndexName": INDEX, "Limit": limit}
-        request |= {"KeyConditionExpression": condition, "ExpressionAttributeValues": values}
-        request |= {"ScanIndexForward": False, "ReturnConsumedCapacity": "TOTAL"}
-        if start:
-            request["ExclusiveStartKey"] = start
-        response = self._call("query", **request)
-        return [listed(_plain(item)) for item in response["Items"]], response.get("LastEvaluatedKey")
+        response = self._call(
+            "query",
+            TableName=self.table_name,
+            IndexName=BY_USER.name,
+            KeyConditionExpression=condition,
+            ExpressionAttributeValues=values,
+            ScanIndexForward=False,
+            Limit=limit,
+            ReturnConsumedCapacity="TOTAL",
+            **start_key(cursor),
+        )
+        entries = [listed(_plain(item)) for item in response["Items"]]
+        return ListPage(entries, response.get("LastEvaluatedKey"), ReadStats.of(response))
 
     def update(self, user_id: str, report_id: str, expected_key: str, changes: dict[str, Any]) -> Document:
         """Set attributes of a user's document if its status/date is still `expected_key`."""
-        request: dict[str, Any] = {"TableName": self.table_name, "Key": {"report_id": {"S": report_id}}}
-        request["UpdateExpression"] = "SET " + ", ".join(f"#{name} = :{name}" for name in changes)
-        request["ConditionExpression"] = f"{_OWNED} AND status_with_created_on = :expected"
-        request["ExpressionAttributeNames"] = {f"#{name}": name for name in changes}
         values = {f":{name}": serialize(value) for name, value in changes.items()}
         values |= {":user": {"S": user_id}, ":expected": {"S": expected_key}}
-        request |= {"ExpressionAttributeValues": values, "ReturnValues": "ALL_NEW"}
         conflict = DocumentConflictError(f"document {report_id} changed meanwhile; retry")
-        response = self._call("update_item", errors={CONDITION_FAILED: conflict}, **request)
-        return to_document(_plain(response["Attributes"]))
+        response = self._call(
+            "update_item",
+            errors={CONDITION_FAILED: conflict},
+            TableName=self.table_name,
+            Key=_key(report_id),
+            UpdateExpression="SET " + ", ".join(f"#{name} = :{name}" for name in changes),
+            ConditionExpression=f"{_OWNED} AND {STATUS_DATE} = :expected",
+            ExpressionAttributeNames={f"#{name}": name for name in changes},
+            ExpressionAttributeValues=values,
+            ReturnValues="ALL_NEW",
+        )
+        return Document.of(_plain(response["Attributes"]))
 
     def delete(self, user_id: str, report_id: str) -> dict[str, Any]:
         """Delete a user's document; the item it was (to clean up its body)."""
-        request: dict[str, Any] = {"TableName": self.table_name, "Key": {"report_id": {"S": report_id}}}
-        request |= {"ConditionExpression": _OWNED, "ExpressionAttributeValues": {":user": {"S": user_id}}}
         missing = DocumentNotFoundError(f"user {user_id} has no document {report_id}")
         response = self._call(
-            "delete_item", errors={CONDITION_FAILED: missing}, **request, ReturnValues="ALL_OLD"
+            "delete_item",
+            errors={CONDITION_FAILED: missing},
+            TableName=self.table_name,
+            Key=_key(report_id),
+            ConditionExpression=_OWNED,
+            ExpressionAttributeValues={":user": {"S": user_id}},
+            ReturnValues="ALL_OLD",
         )
         return _plain(response["Attributes"])
 
 
-def default_table() -> DocumentsTable:
-    """The function's table, named by its environment (created once per execution environment)."""
-    return DocumentsTable.from_environment()
+class DocumentBodiesRepository(Repository["S3Client"]):
+    """The S3 side of document bodies, by object key.
+
+    >>> DocumentBodiesRepository("tatami-documents").put("documents/r1/abc", "text")  # doctest: +SKIP
+    """
+
+    service, unavailable = "s3", DocumentsUnavailableError
+
+    def __init__(self, bucket: str, client: S3Client | None = None) -> None:
+        super().__init__(client)
+        self.bucket = bucket
+
+    @classmethod
+    def _from_env(cls) -> Self:
+        return cls(DocumentsSettings.from_env().bucket)
+
+    def put(self, key: str, text: str) -> None:
+        self._call(
+            "put_object",
+            action="store a document body",
+            Bucket=self.bucket,
+            Key=key,
+            Body=text.encode(),
+            ContentType="text/plain; charset=utf-8",
+        )
+
+    def get(self, key: str) -> str:
+        response = self._call("get_object", action="read a document body", Bucket=self.bucket, Key=key)
+        try:
+            data: bytes = response["Body"].read()
+        except BotoCoreError as exc:  # the body streams in after the call answered
+            raise self._failure("get_object", "read a document body", exc) from exc
+        return data.decode()
+
+    def delete(self, key: str) -> None:
+        self._call("delete_object", action="delete a document body", Bucket=self.bucket, Key=key)
+
+
+def repository() -> DocumentsRepository:
+    """The function's table repository, named by its environment (created once per execution environment)."""
+    return DocumentsRepository.from_environment()
+
+
+def bodies() -> DocumentBodiesRepository:
+    """The function's bodies repository, named by its environment (created once per execution environment)."""
+    return DocumentBodiesRepository.from_environment()

@@ -1,1 +1,2 @@
-"""The employees lab: one table, an overloaded GSI, a sparse manager GSI and a `state#`/`city#dept` GSI."""
+"""Employees (seed 004's lab): one table, an overloaded GSI, a sparse manager GSI and a
+`state#`/`<city>#<department>` GSI, behind `/employees`."""

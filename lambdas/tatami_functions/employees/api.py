@@ -1,4 +1,4 @@
-"""Routes of the employees lab: write an employee, read one, and ask the three GSIs."""
+"""Routes of the employees service: write an employee, read one, and ask the three GSIs."""
 
 from __future__ import annotations
 
@@ -13,32 +13,20 @@ from tatami_functions.common.api import (
     CHANGED_MEANWHILE,
     CREATED_OR_REPLACED,
     NO_CONTENT,
-    answer_errors,
     create_resolver,
     json_response,
 )
-from tatami_functions.common.paging import Limit, ListPage, NextToken, cursor_from, scope
+from tatami_functions.common.paging import DEFAULT_LIMIT, Limit, ListPage, NextToken, cursor_from, scope
+from tatami_functions.employees import service
 from tatami_functions.employees.exceptions import (
-    EmployeeConflictError,
-    EmployeeNotFoundError,
+    QuestionError,
 )
-from tatami_functions.employees.models import MAX_ID, EmployeeIn, KeyPart, Name
-from tatami_functions.employees.queries import QuestionError, plan
-from tatami_functions.employees.repository import default_table
+from tatami_functions.employees.schemas import MAX_ID, EmployeeIn, KeyPart, Name
 
 app = create_resolver("employees")
 
 Id = Annotated[int, Path(ge=1, le=MAX_ID, description="The employee id (1..10^9)")]
 TAGS = ["labs: employees"]
-
-
-answer_errors(
-    app,
-    {
-        EmployeeNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
-        EmployeeConflictError: (HTTPStatus.CONFLICT, "{exc}"),
-    },
-)
 
 
 @app.get("/employees", summary="Employees by name, title, previous title or place (one Query)", tags=TAGS)
@@ -50,27 +38,27 @@ def find_employees(
     city: Annotated[KeyPart | None, Query(description="with state: city (GSI_3 <city>#...)")] = None,
     department: Annotated[KeyPart | None, Query(description="with city: department")] = None,
     sort: Annotated[Literal["place", "name"], Query(description="a state's order: place or name")] = "place",
-    limit: Limit = 25,
+    limit: Limit = DEFAULT_LIMIT,
     next_: NextToken = None,
 ) -> dict[str, Any]:
     try:
-        lookup = plan(name, title, previous_title, state, city, department, sort)
+        lookup = service.plan(name, title, previous_title, state, city, department, sort)
     except QuestionError as exc:
         raise BadRequestError(str(exc)) from None
     # The token is bound to the question: a page of one question cannot continue another.
     token_scope = scope("labs.employees", index=lookup.index, condition=lookup.condition, of=lookup.values)
-    return page_body(default_table().find(lookup, cursor_from(next_, token_scope), limit), token_scope)
+    return page_body(service.find(lookup, cursor_from(next_, token_scope), limit), token_scope)
 
 
 @app.get("/employees/managers", summary="Every manager by name (the sparse GSI_2)", tags=TAGS)
-def managers(limit: Limit = 25, next_: NextToken = None) -> dict[str, Any]:
+def managers(limit: Limit = DEFAULT_LIMIT, next_: NextToken = None) -> dict[str, Any]:
     token_scope = scope("labs.employees.managers")
-    return page_body(default_table().managers(cursor_from(next_, token_scope), limit), token_scope)
+    return page_body(service.managers(cursor_from(next_, token_scope), limit), token_scope)
 
 
 @app.get("/employees/<id>", summary="An employee (GetItem)", tags=TAGS)
 def get_employee(id: Id) -> dict[str, Any]:
-    employee, stats = default_table().get(id)
+    employee, stats = service.employee(id)
     return {**employee, "stats": {"items_read": stats.items_read, "consumed_rcu": stats.consumed_rcu}}
 
 
@@ -81,7 +69,7 @@ def get_employee(id: Id) -> dict[str, Any]:
     responses={**CREATED_OR_REPLACED, **CHANGED_MEANWHILE},
 )
 def put_employee(id: Id, body: Annotated[EmployeeIn, Body()]) -> Response[Any]:
-    created, employee = default_table().put(id, body)
+    created, employee = service.put(id, body)
     return json_response(HTTPStatus.CREATED if created else HTTPStatus.OK, employee)
 
 
@@ -92,7 +80,7 @@ def put_employee(id: Id, body: Annotated[EmployeeIn, Body()]) -> Response[Any]:
     responses={**NO_CONTENT, **CHANGED_MEANWHILE},
 )
 def delete_employee(id: Id) -> Response[Any]:
-    default_table().delete(id)
+    service.delete(id)
     return Response(status_code=HTTPStatus.NO_CONTENT)
 
 

@@ -1,67 +1,48 @@
-"""The employees table: GetItem, one Query per question, one transaction per write, ClientError translation.
+"""The employees table: GetItem, one Query per question, one transaction per write, SDK errors translated.
 
-A PUT replaces the employee's four items in one TransactWriteItems, deleting the entries it no
-longer has (a changed title or state), guarded by the master item's version. `load` is the bulk
-path for an empty table (BatchWriteItem, 25 items a call, unprocessed items retried).
+A write replaces the employee's items in one TransactWriteItems, deleting the entries it no longer
+has (a changed title or state), guarded by the master item's version (`common.versioned`).
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterable
 from typing import Any
 
-from tatami_functions.common.attribute_values import low_level
-from tatami_functions.common.paging import Item, ListPage, ReadStats, cut, start_key
+from tatami_functions.common.paging import Item, ReadStats, cut, start_key
 from tatami_functions.common.versioned import VersionedTable, guard
-from tatami_functions.employees.exceptions import (
-    EmployeeConflictError,
-    EmployeeNotFoundError,
-    EmployeesUnavailableError,
-)
-from tatami_functions.employees.items import (
-    INDEX_KEYS,
-    IS_MANAGER,
-    MANAGERS,
-    MASTER,
-    employee_items,
-    employee_view,
-    hit_view,
-    pk,
-)
-from tatami_functions.employees.models import EmployeeIn
-from tatami_functions.employees.queries import Lookup
+from tatami_functions.employees.exceptions import EmployeeConflictError, EmployeesUnavailableError
+from tatami_functions.employees.partition import MASTER, pk
+from tatami_functions.employees.questions import Lookup
 from tatami_functions.employees.settings import EmployeesSettings
+from tatami_functions.employees.table import EMPLOYEES
 
-MANAGERS_LOOKUP = Lookup(MANAGERS, "is_manager = :m", {":m": {"S": IS_MANAGER}})
 
+class EmployeesRepository(VersionedTable):
+    """The employees table.
 
-class EmployeesTable(VersionedTable):
-    """The lab's employees table.
-
-    >>> table = EmployeesTable("Tatami-Employees", client=boto3.client("dynamodb"))  # doctest: +SKIP
-    >>> table.find(plan(state="TX", city="Dallas"), None, 50).stats.items_read  # doctest: +SKIP
+    >>> employees = EmployeesRepository("Tatami-Employees", client=boto3.client("dynamodb"))  # doctest: +SKIP
+    >>> employees.query(question(state="TX", city="Dallas"), None, 50)[2].items_read  # doctest: +SKIP
     47
     """
 
     unavailable, settings = EmployeesUnavailableError, EmployeesSettings
     conflict, entity = EmployeeConflictError, "employee"
 
-    def get(self, employee_id: int) -> tuple[dict[str, Any], ReadStats]:
-        """An employee: one GetItem of its master item."""
+    def master(self, employee_id: int) -> tuple[Item | None, ReadStats]:
+        """The employee's master item (None: no such employee): one GetItem."""
         response = self._call(
             "get_item",
             TableName=self.table_name,
-            Key={"PK": {"S": pk(employee_id)}, "SK": {"S": MASTER}},
+            Key=self._key(employee_id, MASTER),
             ReturnConsumedCapacity="TOTAL",
         )
-        if "Item" not in response:
-            raise EmployeeNotFoundError(f"no employee {employee_id}")
         units = float(response.get("ConsumedCapacity", {}).get("CapacityUnits", 0.0))
-        return employee_view(response["Item"]), ReadStats(1, 1, units)
+        return response.get("Item"), ReadStats(1, 1, units)
 
-    def find(self, lookup: Lookup, cursor: Item | None, limit: int) -> ListPage:
-        """One Query of the lookup's index; a page of employees (or index entries) and its cost."""
+    def query(
+        self, lookup: Lookup, cursor: Item | None, limit: int
+    ) -> tuple[list[Item], Item | None, ReadStats]:
+        """One Query of the lookup's index: a page of items, the next page's cursor, the cost."""
         response = self._call(
             "query",
             TableName=self.table_name,
@@ -72,60 +53,38 @@ class EmployeesTable(VersionedTable):
             ReturnConsumedCapacity="TOTAL",
             **start_key(cursor),
         )
-        items, next_key = cut(
-            response["Items"], response.get("LastEvaluatedKey"), limit, INDEX_KEYS[lookup.index]
-        )
-        return ListPage([hit_view(item) for item in items], next_key, ReadStats.of(response))
+        key_names = (*EMPLOYEES.index(lookup.index).key_names, *EMPLOYEES.key_names)
+        items, next_key = cut(response["Items"], response.get("LastEvaluatedKey"), limit, key_names)
+        return items, next_key, ReadStats.of(response)
 
-    def managers(self, cursor: Item | None, limit: int) -> ListPage:
-        """Every manager by name: one Query of the sparse GSI_2, which holds nothing else."""
-        return self.find(MANAGERS_LOOKUP, cursor, limit)
+    def owned(self, employee_id: int) -> tuple[set[str], int]:
+        """The sort keys of the employee's partition and its version (0: no employee), read consistently."""
+        return self._partition(pk(employee_id), MASTER)
 
-    def put(self, employee_id: int, employee: EmployeeIn) -> tuple[bool, dict[str, Any]]:
-        """Write the employee's items in one transaction; (is it new?, the employee)."""
-        owned, version = self._owned(employee_id)
-        items = [low_level(item) for item in employee_items(employee_id, employee, version + 1)]
+    def replace(self, employee_id: int, items: list[Item], version: int, owned: set[str]) -> None:
+        """Put `items` (the master item first) and delete the entries of `owned` they leave out, in
+        one transaction guarded by the `version` read."""
         master, entries = items[0], items[1:]
         actions: list[Any] = [{"Put": {"TableName": self.table_name, "Item": master, **guard(version)}}]
         actions += [{"Put": {"TableName": self.table_name, "Item": item}} for item in entries]
         stale = owned - {item["SK"]["S"] for item in items}
-        actions += [{"Delete": self._key(employee_id, sk)} for sk in sorted(stale)]
-        self._transact(actions)
-        return version == 0, employee_view(master)
-
-    def delete(self, employee_id: int) -> None:
-        """Remove the employee's items in one transaction."""
-        owned, version = self._owned(employee_id)
-        if version == 0:
-            raise EmployeeNotFoundError(f"no employee {employee_id}")
-        actions: list[Any] = [{"Delete": self._key(employee_id, MASTER) | guard(version)}]
-        actions += [{"Delete": self._key(employee_id, sk)} for sk in sorted(owned - {MASTER})]
+        actions += [{"Delete": self._entry(employee_id, sk)} for sk in sorted(stale)]
         self._transact(actions)
 
-    def load(self, employees: Iterable[tuple[int, EmployeeIn]]) -> int:
-        """Bulk-write employees into an empty table (no stale entries to remove); items written."""
-        items = [low_level(i) for eid, e in employees for i in employee_items(eid, e)]
-        for start in range(0, len(items), 25):
-            self._batch([{"PutRequest": {"Item": item}} for item in items[start : start + 25]])
-        return len(items)
+    def remove(self, employee_id: int, version: int, owned: set[str]) -> None:
+        """Delete the employee's items in one transaction guarded by the `version` read."""
+        actions: list[Any] = [{"Delete": self._entry(employee_id, MASTER) | guard(version)}]
+        actions += [{"Delete": self._entry(employee_id, sk)} for sk in sorted(owned - {MASTER})]
+        self._transact(actions)
 
-    def _batch(self, requests: list[Any]) -> None:
-        for attempt in range(8):
-            response = self._call("batch_write_item", RequestItems={self.table_name: requests})
-            requests = response.get("UnprocessedItems", {}).get(self.table_name, [])
-            if not requests:
-                return
-            time.sleep(0.05 * 2**attempt)  # DynamoDB asks for backoff before resending
-        raise EmployeesUnavailableError(f"{len(requests)} items stayed unprocessed after 8 attempts")
+    def _entry(self, employee_id: int, sort_key: str) -> dict[str, Any]:
+        return {"TableName": self.table_name, "Key": self._key(employee_id, sort_key)}
 
-    def _owned(self, employee_id: int) -> tuple[set[str], int]:
-        """The sort keys of the employee's partition and its version (0: no employee), read consistently."""
-        return self._partition(pk(employee_id), MASTER)
-
-    def _key(self, employee_id: int, sort_key: str) -> dict[str, Any]:
-        return {"TableName": self.table_name, "Key": {"PK": {"S": pk(employee_id)}, "SK": {"S": sort_key}}}
+    @staticmethod
+    def _key(employee_id: int, sort_key: str) -> dict[str, Any]:
+        return {"PK": {"S": pk(employee_id)}, "SK": {"S": sort_key}}
 
 
-def default_table() -> EmployeesTable:
-    """The function's table, named by its environment (created once per execution environment)."""
-    return EmployeesTable.from_environment()
+def repository() -> EmployeesRepository:
+    """The function's repository, named by its environment (created once per execution environment)."""
+    return EmployeesRepository.from_environment()

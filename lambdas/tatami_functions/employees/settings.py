@@ -1,4 +1,4 @@
-"""The employees lab's settings: its table (the EmployeesLab construct sets it)."""
+"""The employees function's settings: its table (the employees construct sets it)."""
 
 from __future__ import annotations
 
@@ -6,4 +6,4 @@ from tatami_functions.common.settings import TableSettings, variable
 
 
 class EmployeesSettings(TableSettings):
-    table: str = variable("EMPLOYEES_TABLE")
+    table: str = variable("EMPLOYEES_TABLE_NAME")

@@ -1,4 +1,5 @@
-"""Routes of the adjacency-list lab: an invoice with its bills, a customer's or a bill's invoices."""
+"""Routes of the invoices service (the adjacency list): an invoice with its bills, a customer's or a
+bill's invoices."""
 
 from __future__ import annotations
 
@@ -12,18 +13,12 @@ from tatami_functions.common.api import (
     CHANGED_MEANWHILE,
     CREATED_OR_REPLACED,
     NO_CONTENT,
-    answer_errors,
     create_resolver,
     json_response,
 )
-from tatami_functions.common.paging import Limit, NextToken, cursor_from, scope
-from tatami_functions.invoices.exceptions import (
-    InvoiceConflictError,
-    InvoiceNotFoundError,
-)
-from tatami_functions.invoices.items import BILL, CUSTOMER, key
-from tatami_functions.invoices.models import ID_PATTERN, InvoiceIn
-from tatami_functions.invoices.repository import default_table
+from tatami_functions.common.paging import DEFAULT_LIMIT, Limit, NextToken, ReadStats, cursor_from, scope
+from tatami_functions.invoices import service
+from tatami_functions.invoices.schemas import ID_PATTERN, InvoiceIn
 
 app = create_resolver("invoices")
 
@@ -31,18 +26,9 @@ Id = Annotated[str, Path(pattern=ID_PATTERN, description="Letters, digits, '_', 
 TAGS = ["labs: invoices"]
 
 
-answer_errors(
-    app,
-    {
-        InvoiceNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
-        InvoiceConflictError: (HTTPStatus.CONFLICT, "{exc}"),
-    },
-)
-
-
 @app.get("/invoices/<id>", summary="An invoice with its customer and bills (one Query)", tags=TAGS)
 def get_invoice(id: Id) -> dict[str, Any]:
-    invoice, stats = default_table().invoice(id)
+    invoice, stats = service.invoice(id)
     return {**invoice, "stats": stats_json(stats)}
 
 
@@ -53,7 +39,7 @@ def get_invoice(id: Id) -> dict[str, Any]:
     responses={**CREATED_OR_REPLACED, **CHANGED_MEANWHILE},
 )
 def put_invoice(id: Id, body: Annotated[InvoiceIn, Body()]) -> Response[Any]:
-    created, invoice = default_table().put(id, body)
+    created, invoice = service.put(id, body)
     return json_response(HTTPStatus.CREATED if created else HTTPStatus.OK, invoice)
 
 
@@ -64,27 +50,27 @@ def put_invoice(id: Id, body: Annotated[InvoiceIn, Body()]) -> Response[Any]:
     responses={**NO_CONTENT, **CHANGED_MEANWHILE},
 )
 def delete_invoice(id: Id) -> Response[Any]:
-    default_table().delete(id)
+    service.delete(id)
     return Response(status_code=HTTPStatus.NO_CONTENT)
 
 
 @app.get("/customers/<id>/invoices", summary="A customer and its invoices (one Query of GSI_1)", tags=TAGS)
-def customer_invoices(id: Id, limit: Limit = 25, next_: NextToken = None) -> dict[str, Any]:
-    return related("customer", key(CUSTOMER, id), limit, next_)
+def customer_invoices(id: Id, limit: Limit = DEFAULT_LIMIT, next_: NextToken = None) -> dict[str, Any]:
+    return related("customer", id, limit, next_)
 
 
 @app.get("/bills/<id>", summary="A bill and the invoices it covers (one Query of GSI_1)", tags=TAGS)
-def bill_invoices(id: Id, limit: Limit = 25, next_: NextToken = None) -> dict[str, Any]:
-    return related("bill", key(BILL, id), limit, next_)
+def bill_invoices(id: Id, limit: Limit = DEFAULT_LIMIT, next_: NextToken = None) -> dict[str, Any]:
+    return related("bill", id, limit, next_)
 
 
-def related(kind: str, entity_key: str, limit: int, token: str | None) -> dict[str, Any]:
+def related(kind: service.Related, entity_id: str, limit: int, token: str | None) -> dict[str, Any]:
     """The page of a customer's or a bill's invoices; the entity itself comes with the first page."""
-    token_scope = scope(f"labs.{kind}.invoices", key=entity_key)
-    entity, page = default_table().related(entity_key, cursor_from(token, token_scope), limit)
+    token_scope = scope(f"labs.{kind}.invoices", id=entity_id)
+    entity, page = service.related(kind, entity_id, cursor_from(token, token_scope), limit)
     body = page.body(token_scope)
     return {kind: entity, **body, "stats": {**body["stats"], "items_returned": len(page.items)}}
 
 
-def stats_json(stats: Any) -> dict[str, Any]:
+def stats_json(stats: ReadStats) -> dict[str, Any]:
     return {"items_read": stats.items_read, "queries": stats.queries, "consumed_rcu": stats.consumed_rcu}

@@ -1,19 +1,20 @@
-"""Errors of the invoices lab; SDK errors become these at the repository boundary."""
+"""Errors of the invoices service; SDK errors become these at the repository boundary."""
 
 from __future__ import annotations
 
 from tatami_functions.common.dependencies import DependencyError
+from tatami_functions.common.errors import ConflictError, NotFoundError
 
 
 class InvoicesError(Exception):
-    """Base class of the lab's errors."""
+    """Base class of the service's errors."""
 
 
-class InvoiceNotFoundError(InvoicesError, LookupError):
+class InvoiceNotFoundError(InvoicesError, LookupError, NotFoundError):
     """No invoice, customer or bill has this id."""
 
 
-class InvoiceConflictError(InvoicesError):
+class InvoiceConflictError(InvoicesError, ConflictError):
     """The invoice changed between the read and the write (retry)."""
 
 

@@ -1,4 +1,4 @@
-"""The invoices lab's settings: its table (the InvoicesLab construct sets it)."""
+"""The invoices function's settings: its table (the invoices construct sets it)."""
 
 from __future__ import annotations
 
@@ -6,4 +6,4 @@ from tatami_functions.common.settings import TableSettings, variable
 
 
 class InvoicesSettings(TableSettings):
-    table: str = variable("INVOICES_TABLE")
+    table: str = variable("INVOICES_TABLE_NAME")

@@ -1,8 +1,7 @@
-"""Routes of the lockers model (seed 004): drill down by prefecture and location path; lockers by id."""
+"""Routes of the lockers service (seed 004): drill down by prefecture and location path; lockers by id."""
 
 from __future__ import annotations
 
-import json
 from http import HTTPStatus
 from typing import Annotated, Any
 
@@ -13,18 +12,13 @@ from tatami_functions.common.api import (
     CHANGED_MEANWHILE,
     CREATED_OR_REPLACED,
     NO_CONTENT,
-    answer_errors,
     create_resolver,
     json_response,
 )
+from tatami_functions.common.paging import DEFAULT_LIMIT, Limit, NextToken
 from tatami_functions.common.prefectures import Prefecture
-from tatami_functions.common.tokens import decode_token, encode_token
-from tatami_functions.lockers.exceptions import (
-    LockerConflictError,
-    LockerNotFoundError,
-)
-from tatami_functions.lockers.models import Location, Locker, LockerId, LockerIn, area_prefix
-from tatami_functions.lockers.repository import default_table
+from tatami_functions.lockers import service
+from tatami_functions.lockers.schemas import Location, LockerId, LockerIn
 
 app = create_resolver("lockers")
 
@@ -32,34 +26,19 @@ Id = Annotated[LockerId, Path()]
 TAGS = ["lockers"]
 
 
-answer_errors(
-    app,
-    {
-        LockerNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
-        LockerConflictError: (HTTPStatus.CONFLICT, "{exc}"),
-    },
-)
-
-
 @app.get("/lockers", summary="Pick-up lockers of a prefecture, drilled down by location", tags=TAGS)
 def find_lockers(
     state: Annotated[Prefecture, Query(description="prefecture, e.g. 東京都")],
     location: Annotated[Location | None, Query(description="area path, e.g. 千代田区#紀尾井町")] = None,
-    limit: Annotated[int, Query(ge=1, le=100)] = 25,
-    next_: Annotated[str | None, Query(alias="next", max_length=4096)] = None,
+    limit: Limit = DEFAULT_LIMIT,
+    next_: NextToken = None,
 ) -> dict[str, Any]:
-    scope = json.dumps(["lockers", state, location], ensure_ascii=False)
-    start = decode_token(next_, scope) if next_ else None
-    lockers, last = default_table().in_area(state, area_prefix(location), start, limit)
-    return {
-        "items": [locker.to_json() for locker in lockers],
-        "next": encode_token(last, scope) if last else None,
-    }
+    return service.in_area(state, location, limit, next_)
 
 
 @app.get("/lockers/<locker_id>", summary="A locker by id", tags=TAGS)
 def get_locker(locker_id: Id) -> dict[str, Any]:
-    return default_table().get(locker_id).to_json()
+    return service.locker(locker_id).to_json()
 
 
 @app.put(
@@ -69,8 +48,7 @@ def get_locker(locker_id: Id) -> dict[str, Any]:
     responses={**CREATED_OR_REPLACED, **CHANGED_MEANWHILE},
 )
 def put_locker(locker_id: Id, body: Annotated[LockerIn, Body()]) -> Response[Any]:
-    locker = Locker(locker_id, body.state, body.location, body.name, body.address)
-    created = default_table().put(locker)
+    locker, created = service.put_locker(locker_id, body)
     return json_response(HTTPStatus.CREATED if created else HTTPStatus.OK, locker.to_json())
 
 
@@ -81,5 +59,5 @@ def put_locker(locker_id: Id, body: Annotated[LockerIn, Body()]) -> Response[Any
     responses={**NO_CONTENT, **CHANGED_MEANWHILE},
 )
 def delete_locker(locker_id: Id) -> Response[Any]:
-    default_table().delete(locker_id)
+    service.delete_locker(locker_id)
     return Response(status_code=HTTPStatus.NO_CONTENT)

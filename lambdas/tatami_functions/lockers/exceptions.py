@@ -1,19 +1,20 @@
-"""Errors of the lockers model; SDK errors become these at the repository boundary."""
+"""Errors of the lockers service; SDK errors become these at the repository boundary."""
 
 from __future__ import annotations
 
 from tatami_functions.common.dependencies import DependencyError
+from tatami_functions.common.errors import ConflictError, NotFoundError
 
 
 class LockersError(Exception):
-    """Base class of the model's errors."""
+    """Base class of the service's errors."""
 
 
-class LockerNotFoundError(LockersError):
+class LockerNotFoundError(LockersError, NotFoundError):
     """No locker has this id."""
 
 
-class LockerConflictError(LockersError):
+class LockerConflictError(LockersError, ConflictError):
     """The locker changed while it was being written (retry)."""
 
 

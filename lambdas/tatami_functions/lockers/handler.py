@@ -1,4 +1,4 @@
-"""Lambda entry point of the lockers model's API."""
+"""Lambda entry point of the lockers API."""
 
 from __future__ import annotations
 

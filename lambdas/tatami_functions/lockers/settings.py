@@ -1,4 +1,4 @@
-"""The lockers function's settings: its table (the ModelsWorkshop construct sets it)."""
+"""The lockers function's settings: its table (`infra/services/lockers.py` sets it)."""
 
 from __future__ import annotations
 
@@ -6,4 +6,4 @@ from tatami_functions.common.settings import TableSettings, variable
 
 
 class LockersSettings(TableSettings):
-    table: str = variable("LOCKERS_TABLE")
+    table: str = variable("LOCKERS_TABLE_NAME")

@@ -1,10 +1,7 @@
-"""DynamoDB's export API for one table: what exports exist, and starting full or incremental ones.
+"""A table's exports as the planner sees them: kind, status, the instant its data reaches, its folder.
 
-Owns the request shapes and translates `ClientError` into `ExportError`. Which exports exist is read
-from the bucket: every export has a folder `<prefix>/AWSDynamoDB/<export id>/`, and its ARN is
-`<table ARN>/export/<export id>` (ListExports would need IAM on every resource, `*`). Export ids
-begin with their start time in milliseconds, so folders sort by start; only the exports the planner
-needs are described: newest first, until a completed full export is found.
+DynamoDB describes an export (DescribeExport, ExportTableToPointInTime's answer); `ExportRecord` keeps
+what deciding the next export and publishing the last one need. Pure: `repository.py` makes the calls.
 """
 
 from __future__ import annotations
@@ -13,11 +10,6 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
-
-from botocore.exceptions import BotoCoreError, ClientError
-
-from tatami_functions.olap.exceptions import ExportError
-from tatami_functions.olap.layout import EXPORTS_FOLDER
 
 FULL, INCREMENTAL = "FULL_EXPORT", "INCREMENTAL_EXPORT"
 RUNNING, COMPLETED, FAILED = "IN_PROGRESS", "COMPLETED", "FAILED"
@@ -66,91 +58,3 @@ def client_token(seed: str, table_arn: str) -> str:
     True
     """
     return str(uuid.uuid5(_TOKENS, f"{seed}/{table_arn}"))
-
-
-class TableExports:
-    """The export API of one region.
-
-    >>> exports = TableExports(boto3.client("dynamodb"), boto3.client("s3"))  # doctest: +SKIP
-    >>> exports.start_full("arn:...:table/T", "bucket", "exports/orders", "run-1").status  # doctest: +SKIP
-    'IN_PROGRESS'
-    """
-
-    def __init__(self, client: Any, s3: Any) -> None:
-        self.client, self.s3 = client, s3
-
-    def recent(self, table_arn: str, bucket: str, s3_prefix: str, limit: int = 50) -> list[ExportRecord]:
-        """The exports newer than the newest completed full export, and that one (at most `limit`)."""
-        records: list[ExportRecord] = []
-        for export_id in sorted(self._export_ids(bucket, s3_prefix), reverse=True)[:limit]:
-            records.append(self.describe(f"{table_arn}/export/{export_id}"))
-            if records[-1].kind == FULL and records[-1].status == COMPLETED:
-                break
-        return records
-
-    def describe(self, export_arn: str) -> ExportRecord:
-        response = self._call("describe_export", ExportArn=export_arn)
-        return ExportRecord.from_description(response["ExportDescription"])
-
-    def start_full(self, table_arn: str, bucket: str, s3_prefix: str, token: str) -> ExportRecord:
-        return self._start(table_arn, bucket, s3_prefix, token, ExportType=FULL)
-
-    def start_incremental(
-        self, table_arn: str, bucket: str, s3_prefix: str, token: str, since: datetime, until: datetime
-    ) -> ExportRecord:
-        """Changes from `since` to `until` (15 minutes to 24 hours), with old and new images."""
-        specification = {
-            "ExportFromTime": since,
-            "ExportToTime": until,
-            "ExportViewType": "NEW_AND_OLD_IMAGES",
-        }
-        return self._start(
-            table_arn,
-            bucket,
-            s3_prefix,
-            token,
-            ExportType=INCREMENTAL,
-            IncrementalExportSpecification=specification,
-        )
-
-    def _start(self, table_arn: str, bucket: str, s3_prefix: str, token: str, **kind: Any) -> ExportRecord:
-        response = self._call(
-            "export_table_to_point_in_time",
-            TableArn=table_arn,
-            S3Bucket=bucket,
-            S3Prefix=s3_prefix,
-            S3SseAlgorithm="AES256",
-            ExportFormat="DYNAMODB_JSON",
-            ClientToken=token,
-            **kind,
-        )
-        return ExportRecord.from_description(response["ExportDescription"])
-
-    def _export_ids(self, bucket: str, s3_prefix: str) -> list[str]:
-        folder = f"{s3_prefix}/{EXPORTS_FOLDER}/"
-        ids: list[str] = []
-        try:
-            pages = self.s3.get_paginator("list_objects_v2").paginate(
-                Bucket=bucket, Prefix=folder, Delimiter="/"
-            )
-            for page in pages:
-                ids.extend(
-                    entry["Prefix"][len(folder) :].rstrip("/") for entry in page.get("CommonPrefixes", [])
-                )
-        except (ClientError, BotoCoreError) as exc:
-            raise ExportError(f"cannot list the exports in s3://{bucket}/{folder}: {exc}") from exc
-        return ids
-
-    def _call(self, operation: str, **request: Any) -> Any:
-        try:
-            return getattr(self.client, operation)(**request)
-        except (ClientError, BotoCoreError) as exc:
-            raise ExportError(_explain(operation, request, exc)) from exc
-
-
-def _explain(operation: str, request: dict[str, Any], exc: Exception) -> str:
-    code = exc.response.get("Error", {}).get("Code", "") if isinstance(exc, ClientError) else ""
-    where = request.get("TableArn") or request.get("ExportArn") or ""
-    if code == "PointInTimeRecoveryUnavailableException":
-        return f"{where}: point-in-time recovery is off; exports need it (DataTable turns it on)"
-    return f"{operation} {where} failed: {exc}"

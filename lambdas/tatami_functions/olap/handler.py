@@ -1,29 +1,23 @@
 """The export function: on its schedule (and when invoked) export every configured table.
 
 The event may name `tables` (keys) and `kind` (auto, full, incremental); a scheduled event asks
-for `auto`. On the local cloud (TATAMI_LOCAL), DynamoDB Local has no export API, so the same run
-is made by a parallel scan into the local S3. Any failed table fails the invocation after the
-others were done, so the schedule's retry (same event id, same client tokens) starts nothing twice.
+for `auto`. Any failed table fails the invocation after the others were done, so the schedule's
+retry (same event id, same client tokens) starts nothing twice.
 """
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
-from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from tatami_functions.common.metric_names import export_metric
-from tatami_functions.olap.clients import client
+from tatami_functions.common.observability import logger, metrics
 from tatami_functions.olap.exceptions import ExportError
-from tatami_functions.olap.exports import TableExports
-from tatami_functions.olap.run import ExportOutcome, run_aws, run_local
+from tatami_functions.olap.repository import repository
+from tatami_functions.olap.service import ExportOutcome, run_aws
 from tatami_functions.olap.settings import ExportSettings
-
-logger = Logger()
-metrics = Metrics()
 
 
 @logger.inject_lambda_context
@@ -31,11 +25,7 @@ metrics = Metrics()
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     settings = ExportSettings.from_env().select(event.get("tables"))
     kind = str(event.get("kind", "auto"))
-    if os.environ.get("TATAMI_LOCAL"):
-        outcomes = run_local(settings, client("dynamodb"), client("s3"), kind=kind)
-    else:
-        exports = TableExports(client("dynamodb"), client("s3"))
-        outcomes = run_aws(settings, exports, client("glue"), kind=kind, seed=str(event.get("id", "")))
+    outcomes = run_aws(settings, repository(), kind=kind, seed=str(event.get("id", "")))
     return report(outcomes)
 
 

@@ -39,6 +39,15 @@ def table_prefix(prefix: str, table_key: str) -> str:
     return f"{prefix.strip('/')}/{table_key}"
 
 
+def s3_location(bucket: str, folder: str) -> str:
+    """The S3 URL of a folder of the bucket (what a Glue table reads).
+
+    >>> s3_location("b", "exports/orders/AWSDynamoDB/01-ab/data/")
+    's3://b/exports/orders/AWSDynamoDB/01-ab/data/'
+    """
+    return f"s3://{bucket}/{folder}"
+
+
 def export_folder(s3_prefix: str, export_id: str) -> str:
     """The folder of one export.
 

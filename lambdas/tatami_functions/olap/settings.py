@@ -56,7 +56,7 @@ class ExportSettings(Settings):
     error: ClassVar[type[Exception]] = SettingsError
 
     tables: Mapping[str, str] = variable("OLAP_TABLES", _tables, dump=json.dumps)
-    bucket: str = variable("OLAP_BUCKET")
+    bucket: str = variable("OLAP_BUCKET_NAME")
     prefix: str = variable("OLAP_PREFIX", default=DEFAULT_PREFIX)
     database: str = variable("OLAP_DATABASE", default="")
     full_every: timedelta = variable(

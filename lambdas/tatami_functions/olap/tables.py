@@ -28,7 +28,7 @@ _DUCKDB = {"S": "VARCHAR", "N": "VARCHAR", "B": "VARCHAR", "BOOL": "BOOLEAN"}
 
 @dataclass(frozen=True)
 class ExportedTable:
-    """One exportable table: its key in `OlapExport(tables=...)`, and the attributes SQL can see."""
+    """One exportable table: its key in `OlapService(tables=...)`, and the attributes SQL can see."""
 
     key: str
     attributes: Shape

@@ -8,7 +8,7 @@ from aws_lambda_powertools.utilities.batch.types import PartialItemFailureRespon
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from tatami_functions.common.observability import logger, metrics, tracer
-from tatami_functions.replication.apply import handle_batch
+from tatami_functions.replication.service import handle_batch
 
 
 @logger.inject_lambda_context

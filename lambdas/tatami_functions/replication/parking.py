@@ -8,23 +8,9 @@ operator can re-copy the item (the source still has it) once it fits.
 
 from __future__ import annotations
 
-import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from botocore.exceptions import BotoCoreError, ClientError
-
-from tatami_functions.common.clients import aws_client
-from tatami_functions.replication.exceptions import ReplicaUnavailableError
 from tatami_functions.replication.records import Record
-from tatami_functions.replication.settings import ReplicatorSettings
-
-if TYPE_CHECKING:
-    from mypy_boto3_sqs import SQSClient
-
-
-def _client() -> SQSClient:
-    client: SQSClient = aws_client("sqs")
-    return client
 
 
 def parked_message(record: Record, reason: str) -> dict[str, Any]:
@@ -44,15 +30,3 @@ def parked_message(record: Record, reason: str) -> dict[str, Any]:
         "approximateCreationDateTime": stream.get("ApproximateCreationDateTime"),
         "eventSourceARN": record.get("eventSourceARN"),
     }
-
-
-def park(record: Record, reason: str, client: SQSClient | None = None) -> None:
-    """Send the record's metadata to the failure queue; ReplicaUnavailableError if SQS refuses (retry)."""
-    try:
-        (client or _client()).send_message(
-            QueueUrl=ReplicatorSettings.from_env().failure_queue_url,
-            MessageBody=json.dumps(parked_message(record, reason)),
-        )
-    except (ClientError, BotoCoreError) as exc:
-        sequence = record["dynamodb"]["SequenceNumber"]
-        raise ReplicaUnavailableError(f"cannot park record {sequence}: {exc}") from exc

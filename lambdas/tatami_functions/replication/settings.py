@@ -1,4 +1,4 @@
-"""The replicator's settings (the StreamReplica construct sets them)."""
+"""The replicator's settings (the replication construct sets them)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ DEFAULT_TOMBSTONE_SECONDS = 2 * 24 * 3600  # longer than a stream keeps records 
 
 
 class ReplicatorSettings(TableSettings):
-    """The replica, how long a deleted item's tombstone stays, and the queue unreplicable records park on."""
+    """The replica, the queue unreplicable records park on, and how long a deleted item's tombstone stays."""
 
-    table: str = variable("REPLICA_TABLE")
-    failure_queue_url: str = variable("REPLICATION_FAILURE_QUEUE_URL")
-    tombstone_seconds: int = variable("TOMBSTONE_SECONDS", int, default=DEFAULT_TOMBSTONE_SECONDS)
+    table: str = variable("REPLICA_TABLE_NAME")
+    failure_queue_url: str = variable("REPLICATION_FAILURES_QUEUE_URL")
+    tombstone_seconds: int = variable("REPLICATION_TOMBSTONE_SECONDS", int, default=DEFAULT_TOMBSTONE_SECONDS)

@@ -1,4 +1,5 @@
-"""Recorded calls (`tatami.local.traffic`) -> accesses: which table or index, which key, how many units.
+"""Recorded calls (`tatami.local.engines.traffic`) -> accesses: which table or index, which key,
+how many units.
 
 A call's consumed capacity is split over the items it touched: a batch's table units in proportion
 to each item's write units (its size by AWS's rules), an index's units over the items that carry

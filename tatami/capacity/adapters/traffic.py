@@ -1,6 +1,6 @@
 """The local cloud's recorded traffic: its hottest keys (Contributor Insights) and its replay at scale.
 
-`read_records` reads a session folder written by `tatami.local.traffic`; `schemas_from` asks the
+`read_records` reads a session folder written by `tatami.local.engines.traffic`; `schemas_from` asks the
 running DynamoDB Local which attribute is which key; `key_stats` ranks keys by the units they used
 and their busiest second; `replay` turns the traffic into a workload of new tables (one key space
 per table and per global secondary index) that sends the same requests at the same moments,

@@ -42,8 +42,8 @@ class Guard:
         prefix = service.signing_name or service.endpoint_prefix
         found = requests_for(prefix, service.service_name, model.name, params, self.region, self.account)
         emulated = (context or {}).get("local_emulation")
-        if emulated:  # a local stand-in for an AWS feature: IAM checks that feature's permission
-            found = [IamRequest(str(emulated), r.resource.split("/index/")[0], r.context) for r in found]
+        if emulated:  # a call a local stand-in makes for an AWS API: IAM checks that API's permission
+            found = [IamRequest(emulated["action"], emulated["resource"], r.context) for r in found[:1]]
         for request in found:
             self.authorize(request, service.service_name, model.name)
 

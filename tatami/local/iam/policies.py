@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tatami.local.assembly import Stack, local_name, target_id
-from tatami.local.intrinsics import LOCAL_ACCOUNT, Resolver, UnresolvableError
+from tatami.local.template.assembly import Stack, local_name, target_id
+from tatami.local.template.intrinsics import LOCAL_ACCOUNT, Resolver, UnresolvableError
 
 _LOGS = ["logs:CreateLogGroup", "logs:CreateLogStream", "logs:PutLogEvents"]
 MANAGED_POLICIES: dict[str, list[dict[str, Any]]] = {

@@ -69,6 +69,8 @@ def requests_for(
         found = _s3(operation, params)
     elif service == "sqs":
         found = _sqs(operation, params, arns)
+    elif service == "glue":
+        found = _glue(operation, params, arns)
     elif service == "secretsmanager" and "SecretId" in params:
         found = [(operation, arns.secret(str(params["SecretId"])), {})]
     else:
@@ -146,6 +148,19 @@ def _s3(operation: str, params: Mapping[str, Any]) -> Found:
         text = source if isinstance(source, str) else f"{source['Bucket']}/{source['Key']}"
         found.append(("GetObject", f"arn:aws:s3:::{text.lstrip('/').split('?')[0]}", {}))
     return found or [(action, f"arn:aws:s3:::{bucket}", {})]
+
+
+def _glue(operation: str, params: Mapping[str, Any], arns: _Arns) -> Found:
+    """A table's call needs the permission on the catalog, its database and the table (AWS's rule)."""
+    database = params.get("DatabaseName")
+    if database is None:
+        return [(operation, "*", {})]
+    table = params.get("Name") or params.get("TableName") or params.get("TableInput", {}).get("Name")
+    catalog = f"arn:aws:glue:{arns.region}:{arns.account}"
+    found: Found = [(operation, f"{catalog}:catalog", {}), (operation, f"{catalog}:database/{database}", {})]
+    if table:
+        found.append((operation, f"{catalog}:table/{database}/{table}", {}))
+    return found
 
 
 def _sqs(operation: str, params: Mapping[str, Any], arns: _Arns) -> Found:

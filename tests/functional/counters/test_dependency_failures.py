@@ -11,7 +11,7 @@ import pytest
 from botocore.exceptions import EndpointConnectionError, ReadTimeoutError
 from botocore.retries import standard
 
-from tatami.local.faults import _error_response
+from tatami.local.engines.faults import _error_response
 from tatami_functions.common.dependencies import THROTTLED_RETRY_AFTER, UNAVAILABLE_RETRY_AFTER
 from tatami_functions.counters.repository import repository
 

@@ -45,8 +45,8 @@ def _reset() -> None:
 
 @pytest.fixture(scope="module", autouse=True)
 def aws() -> Iterator[str]:
-    from tatami.local.assembly import TableSpec
-    from tatami.local.provision import create_table_request
+    from tatami.local.engines.provision import create_table_request
+    from tatami.local.template.assembly import TableSpec
 
     env = ENV | {"POWERTOOLS_TRACE_DISABLED": "true", "POWERTOOLS_METRICS_NAMESPACE": "Test"}
     with moto_environment(env):

@@ -3,7 +3,7 @@
 import requests
 
 from tatami.local.cloud import LocalCloud
-from tatami.local.routes import read_routes
+from tatami.local.gateway.routes import read_routes
 
 HTTP_METHODS = {"get", "put", "post", "delete", "patch", "head", "options"}
 

@@ -12,7 +12,7 @@ from typing import Any
 import requests
 
 from tatami.local.cloud import LocalCloud
-from tatami.local.functions import FunctionPool
+from tatami.local.functions.pool import FunctionPool
 from tatami_functions import stack_outputs
 from tests.integration.labs.tables import largest_item
 from tests.support.waiting import eventually

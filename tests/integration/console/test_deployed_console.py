@@ -21,7 +21,7 @@ from botocore.auth import SigV4Auth
 from botocore.awsrequest import AWSRequest
 from botocore.credentials import Credentials
 
-from tatami.local import engines
+from tatami.local.engines import processes as engines
 from tests.integration.console.conftest import Watched
 
 CREDENTIALS = {"AWS_ACCESS_KEY_ID": "AKIDCONSOLETEST", "AWS_SECRET_ACCESS_KEY": "console-secret"}

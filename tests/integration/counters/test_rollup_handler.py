@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from tatami.local import engines
 from tatami.local.cloud import LocalCloud
-from tatami.local.intrinsics import LOCAL_REGION
+from tatami.local.engines import processes as engines
+from tatami.local.template.intrinsics import LOCAL_REGION
 from tatami_functions import stack_outputs
 from tatami_functions.common.clients import aws_client
 from tatami_functions.common.repository import forget_instances

@@ -9,7 +9,7 @@ import json
 import sys
 
 from tatami.cli import main
-from tatami.local.faults import install_from_environment
+from tatami.local.engines.faults import install_from_environment
 from tatami.target import Target
 
 if __name__ == "__main__":

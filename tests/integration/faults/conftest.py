@@ -1,4 +1,5 @@
-"""A local cloud of the app whose functions meet injected faults (tatami/local/faults.py): throttling and
+"""A local cloud of the app whose functions meet injected faults (tatami/local/engines/faults.py):
+throttling and
 server errors on a fifth of their DynamoDB calls, a roll-up whose execution environments are
 killed every three calls, in the middle of their batches, a counters writer killed once at each
 step of a keyed increment (CRASHES: before or after its calls, on counters named after the step);
@@ -16,7 +17,7 @@ import pytest
 import requests
 
 from tatami.local.cloud import LocalCloud, LocalCloudConfig, free_ports
-from tatami.local.faults import THROTTLING, Crash, FaultPlan
+from tatami.local.engines.faults import THROTTLING, Crash, FaultPlan
 
 ATTEMPTS = 12
 THROTTLED = FaultPlan(rate=0.2, operations=("dynamodb",), seed=19)

@@ -26,7 +26,7 @@ from tatami.commands.export import settings_of
 from tatami.ip_loader.load import prepare
 from tatami.ip_loader.store import RangesStore
 from tatami.local.cloud import LocalCloud
-from tatami.local.faults import FAULTS_ENV, FaultPlan
+from tatami.local.engines.faults import FAULTS_ENV, FaultPlan
 from tatami.olap.exports import fetch, latest_summary
 from tatami.samples.ip_ranges import DATA
 from tatami.target import cloud_target

@@ -4,7 +4,7 @@ connections open, nothing answers), on the app's local cloud.
 Invariant: each answer is a 503 with an integer Retry-After and a message, none names an internal
 endpoint, none is a 502; frozen, each comes back within the API function's 10 s timeout, well before
 the freeze ends. Throttling and unreachability are injected into the API functions' SDK calls
-(`tatami.local.faults`: the SDK retries them as it would AWS's); the freeze is real. One sweep per
+(`tatami.local.engines.faults`: the SDK retries them as it would AWS's); the freeze is real. One sweep per
 condition: each family's first call (its write, where it has one), the families side by side, each
 with a warm execution environment of its own (as many per function as the function serves families:
 a cold start is no part of what is measured).

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 import requests
 
-from tatami.local import engines
 from tatami.local.cloud import LocalCloud
+from tatami.local.engines import processes as engines
 from tests.integration.counters.cloud_helpers import create, value
 from tests.integration.faults.conftest import increment_until_accepted
 from tests.support.waiting import eventually

@@ -15,7 +15,7 @@ import uuid
 import requests
 
 from tatami.local.cloud import LocalCloud
-from tatami.local.engines import DYNAMODB_LOCAL
+from tatami.local.engines.processes import DYNAMODB_LOCAL
 from tatami_functions import stack_outputs
 from tests.support.waiting import eventually
 

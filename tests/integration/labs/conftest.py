@@ -1,13 +1,16 @@
 """The labs' tables on DynamoDB Local, created from the CloudFormation their constructs synthesize.
 
 The constructs are built in a stack of their own (never a second description of the tables), the
-sample is loaded through the labs' repositories, and every call of the client is recorded.
+sample is loaded as the services write it, and every call of the client is recorded.
 """
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -27,13 +30,29 @@ class Labs:
     recorder: Recorder
 
 
+@contextmanager
+def serving(service: ModuleType, repository: Any) -> Iterator[ModuleType]:
+    """`service` (a service module) with `repository` as its function's one repository."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(service, "repository", lambda: repository)
+        yield service
+
+
+def served(
+    service: ModuleType, make: Callable[[str, Any], Any], table: str, labs: Labs
+) -> Iterator[ModuleType]:
+    labs.recorder.clear()
+    with serving(service, make(table, labs.client)) as bound:
+        yield bound
+
+
 @pytest.fixture(scope="session")
 def labs(dynamodb_local: str) -> Labs:
-    from tatami.local import engines
-    from tatami.samples.labs import employees, invoices
-    from tatami_functions.employees.repository import EmployeesTable
-    from tatami_functions.invoices.models import InvoiceIn
-    from tatami_functions.invoices.repository import InvoicesTable
+    from tatami.local.engines.processes import processes as engines
+    from tatami.samples.labs import employees, invoices, load_employees
+    from tatami_functions.invoices import service
+    from tatami_functions.invoices.repository import InvoicesRepository
+    from tatami_functions.invoices.schemas import InvoiceIn
 
     client = engines.dynamodb_client(dynamodb_local)
     prefix = f"labs-{uuid.uuid4().hex[:6]}"
@@ -43,9 +62,9 @@ def labs(dynamodb_local: str) -> Labs:
         create_lab_table(client, stack_outputs.OUTPUT_EMPLOYEES_TABLE, prefix),
         Recorder().attach(client),
     )
-    table = InvoicesTable(built.invoices, client=client)
-    for invoice in invoices():
-        table.put(invoice.pop("id"), InvoiceIn.model_validate(invoice))
-    EmployeesTable(built.employees, client=client).load(employees())
+    with serving(service, InvoicesRepository(built.invoices, client=client)):
+        for invoice in invoices():
+            service.put(invoice.pop("id"), InvoiceIn.model_validate(invoice))
+    load_employees(client, built.employees, employees())
     built.recorder.clear()
     return built

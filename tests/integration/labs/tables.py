@@ -7,28 +7,30 @@ import os
 from functools import cache
 from typing import Any
 
-from tatami.local.assembly import TableSpec
-from tatami.local.provision import create_table_request
+from tatami.local.engines.provision import create_table_request
+from tatami.local.template.assembly import TableSpec
 
 
 @cache
 def lab_tables() -> dict[str, dict[str, Any]]:
-    """Output key -> the table's CloudFormation properties, from the labs' constructs."""
+    """Output key -> the table's CloudFormation properties, from the services' constructs."""
     os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
     import aws_cdk as cdk
     from aws_cdk import assertions
 
-    from infra.constructs.labs import EmployeesLab, InvoicesLab, StreamReplica
     from infra.constructs.page_tokens import PageTokenKey
     from infra.constructs.service_api import ServiceApi
     from infra.constructs.service_function import SharedLayers
     from infra.constructs.shared import Shared
+    from infra.services.employees import EmployeesService
+    from infra.services.invoices import InvoicesService
+    from infra.services.replication import ReplicationService
 
     stack = cdk.Stack(cdk.App(), "Labs")
     shared = Shared(SharedLayers(stack, "Layers"), ServiceApi(stack, "Api"), PageTokenKey(stack, "Tokens"))
-    InvoicesLab(stack, "InvoicesLab", shared=shared)
-    EmployeesLab(stack, "EmployeesLab", shared=shared)
-    StreamReplica(stack, "ReplicationLab", shared=shared)
+    InvoicesService(stack, "InvoicesLab", shared=shared)
+    EmployeesService(stack, "EmployeesLab", shared=shared)
+    ReplicationService(stack, "ReplicationLab", shared=shared)
     template = assertions.Template.from_stack(stack).to_json()
     resources = template["Resources"]
     return {

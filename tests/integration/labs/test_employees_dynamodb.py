@@ -4,16 +4,19 @@ workshop's printed answers (WA 46, Software Engineer 18, Dale Marlin, Dallas 47,
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import date
+from types import ModuleType
 from typing import Any
 
 import pytest
 
+from tatami_functions.employees import service
 from tatami_functions.employees.exceptions import EmployeeNotFoundError
-from tatami_functions.employees.models import EmployeeIn
-from tatami_functions.employees.queries import plan
-from tatami_functions.employees.repository import EmployeesTable
-from tests.integration.labs.conftest import Labs
+from tatami_functions.employees.questions import plan
+from tatami_functions.employees.repository import EmployeesRepository
+from tatami_functions.employees.schemas import EmployeeIn
+from tests.integration.labs.conftest import Labs, served
 
 SOFTWARE_ENGINEERS = [  # the workshop's `query_employees.py employees current_title 'Software Engineer'`
     ("Alice Beilby", "2014-11-03"), ("Anetta Byrne", "2017-03-15"), ("Ardis Panting", "2015-08-06"),
@@ -27,9 +30,9 @@ SOFTWARE_ENGINEERS = [  # the workshop's `query_employees.py employees current_t
 
 
 @pytest.fixture
-def table(labs: Labs) -> EmployeesTable:
-    labs.recorder.clear()
-    return EmployeesTable(labs.employees, client=labs.client)
+def table(labs: Labs) -> Iterator[ModuleType]:
+    """The employees service on the lab's table."""
+    yield from served(service, EmployeesRepository, labs.employees, labs)
 
 
 def one_query(labs: Labs, index: str, items: int) -> None:
@@ -39,7 +42,7 @@ def one_query(labs: Labs, index: str, items: int) -> None:
     assert call.scanned == call.count == items
 
 
-def test_employees_of_a_state_by_name_from_the_overloaded_index(table: EmployeesTable, labs: Labs) -> None:
+def test_employees_of_a_state_by_name_from_the_overloaded_index(table: ModuleType, labs: Labs) -> None:
     page = table.find(plan(state="WA", sort="name"), None, 100)
     names = [hit["name"] for hit in page.items]
     assert len(names) == 46 and names == sorted(names)
@@ -49,19 +52,19 @@ def test_employees_of_a_state_by_name_from_the_overloaded_index(table: Employees
     one_query(labs, "GSI_1", 46)
 
 
-def test_employees_by_current_title_from_the_overloaded_index(table: EmployeesTable, labs: Labs) -> None:
+def test_employees_by_current_title_from_the_overloaded_index(table: ModuleType, labs: Labs) -> None:
     page = table.find(plan(title="Software Engineer"), None, 100)
     assert [(hit["name"], hit["hire_date"]) for hit in page.items] == SOFTWARE_ENGINEERS
     one_query(labs, "GSI_1", 18)
 
 
-def test_an_employee_by_name_from_the_overloaded_index(table: EmployeesTable, labs: Labs) -> None:
+def test_an_employee_by_name_from_the_overloaded_index(table: ModuleType, labs: Labs) -> None:
     (dale,) = table.find(plan(name="Dale Marlin"), None, 25).items
     assert (dale["employee_id"], dale["hire_date"], dale["is_manager"]) == (40, "2014-10-19", True)
     one_query(labs, "GSI_1", 1)
 
 
-def test_the_composite_index_drills_down_state_city_department(table: EmployeesTable, labs: Labs) -> None:
+def test_the_composite_index_drills_down_state_city_department(table: ModuleType, labs: Labs) -> None:
     dallas = table.find(plan(state="TX", city="Dallas"), None, 100).items
     assert len(dallas) == 47  # the workshop's `query_city_dept.py employees TX --citydept Dallas`
     assert (dallas[0]["department"], dallas[-1]["department"]) == ("Development", "Support")
@@ -79,7 +82,7 @@ def test_the_composite_index_drills_down_state_city_department(table: EmployeesT
     assert cities == sorted(cities)  # the sort key orders a state by city, then department
 
 
-def test_managers_come_from_the_sparse_index_alone(table: EmployeesTable, labs: Labs) -> None:
+def test_managers_come_from_the_sparse_index_alone(table: ModuleType, labs: Labs) -> None:
     page = table.managers(None, 100)
     assert len(page.items) == 84 and all(e["is_manager"] for e in page.items)
     one_query(labs, "GSI_2", 84)
@@ -98,16 +101,16 @@ def test_managers_come_from_the_sparse_index_alone(table: EmployeesTable, labs: 
     assert index_scan["ScannedCount"] == 84  # even a Scan of the sparse index reads managers only
 
 
-def test_an_employee_is_one_getitem(table: EmployeesTable, labs: Labs) -> None:
-    employee, stats = table.get(40)
+def test_an_employee_is_one_getitem(table: ModuleType, labs: Labs) -> None:
+    employee, stats = table.employee(40)
     assert employee["name"] == "Dale Marlin" and employee["department"] == "Support"
     assert employee["city"] == "Chicago" and stats.items_read == 1
     assert labs.recorder.operations() == [("GetItem", None)]
     with pytest.raises(EmployeeNotFoundError):
-        table.get(999_999)
+        table.employee(999_999)
 
 
-def test_a_put_moves_an_employee_between_index_entries(table: EmployeesTable) -> None:
+def test_a_put_moves_an_employee_between_index_entries(table: ModuleType) -> None:
     employee = EmployeeIn(
         name="Zed Mover",
         title="Programmer",

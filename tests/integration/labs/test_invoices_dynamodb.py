@@ -3,22 +3,24 @@ and its items read are exactly the invoice's partition or the customer's/bill's 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from decimal import Decimal
+from types import ModuleType
 from typing import Any
 
 import pytest
 
+from tatami_functions.invoices import service
 from tatami_functions.invoices.exceptions import InvoiceConflictError, InvoiceNotFoundError
-from tatami_functions.invoices.items import BILL, CUSTOMER, key
-from tatami_functions.invoices.models import InvoiceIn
-from tatami_functions.invoices.repository import InvoicesTable
-from tests.integration.labs.conftest import Labs
+from tatami_functions.invoices.repository import InvoicesRepository
+from tatami_functions.invoices.schemas import InvoiceIn
+from tests.integration.labs.conftest import Labs, served
 
 
 @pytest.fixture
-def table(labs: Labs) -> InvoicesTable:
-    labs.recorder.clear()
-    return InvoicesTable(labs.invoices, client=labs.client)
+def table(labs: Labs) -> Iterator[ModuleType]:
+    """The invoices service on the lab's table."""
+    yield from served(service, InvoicesRepository, labs.invoices, labs)
 
 
 def only_call(labs: Labs) -> Any:
@@ -26,7 +28,7 @@ def only_call(labs: Labs) -> Any:
     return call
 
 
-def test_an_invoice_with_its_customer_and_bill_is_one_query(table: InvoicesTable, labs: Labs) -> None:
+def test_an_invoice_with_its_customer_and_bill_is_one_query(table: ModuleType, labs: Labs) -> None:
     invoice, stats = table.invoice("1420")  # the workshop's `query_invoiceandbilling.py ... 'I#1420'`
     assert invoice == {
         "invoice_id": "1420",
@@ -42,14 +44,14 @@ def test_an_invoice_with_its_customer_and_bill_is_one_query(table: InvoicesTable
     assert call.scanned == call.count == 3 == stats.items_read  # invoice, customer edge, bill edge
 
 
-def test_an_invoice_with_two_bills(table: InvoicesTable, labs: Labs) -> None:
+def test_an_invoice_with_two_bills(table: ModuleType, labs: Labs) -> None:
     invoice, _ = table.invoice("1249")
     assert [bill["bill_id"] for bill in invoice["bills"]] == ["2240", "3203"]
     assert only_call(labs).scanned == 4
 
 
-def test_a_customers_invoices_come_from_the_inverted_index(table: InvoicesTable, labs: Labs) -> None:
-    customer, page = table.related(key(CUSTOMER, "1249"), None, 25)  # the workshop's 'C#1249'
+def test_a_customers_invoices_come_from_the_inverted_index(table: ModuleType, labs: Labs) -> None:
+    customer, page = table.related("customer", "1249", None, 25)  # the workshop's 'C#1249'
     assert customer == {"customer_id": "1249", "name": "Britte Rhubottom", "state": "NC"}  # the last billed
     assert [(i["invoice_id"], i["customer_name"]) for i in page.items] == [
         ("1249", "Britte Rhubottom"),
@@ -61,8 +63,8 @@ def test_a_customers_invoices_come_from_the_inverted_index(table: InvoicesTable,
     assert call.scanned == call.count == 3 == page.stats.items_read  # the customer and its two invoices
 
 
-def test_a_bills_invoices_are_the_workshops_b3392(table: InvoicesTable, labs: Labs) -> None:
-    bill, page = table.related(key(BILL, "3392"), None, 25)
+def test_a_bills_invoices_are_the_workshops_b3392(table: ModuleType, labs: Labs) -> None:
+    bill, page = table.related("bill", "3392", None, 25)
     assert bill == {"bill_id": "3392", "due_date": "2017-02-09"}
     lines = {i["invoice_id"]: (i["amount"], i["balance"]) for i in page.items}
     assert lines == {"506": (383572, 5345699), "1721": (401844, 25408787), "390": (581765, 11588362)}
@@ -70,16 +72,16 @@ def test_a_bills_invoices_are_the_workshops_b3392(table: InvoicesTable, labs: La
     assert (call.operation, call.index, call.scanned) == ("Query", "GSI_1", 4)
 
 
-def test_pages_of_a_customers_invoices(table: InvoicesTable, labs: Labs) -> None:
-    customer, first = table.related(key(CUSTOMER, "1249"), None, 1)
+def test_pages_of_a_customers_invoices(table: ModuleType, labs: Labs) -> None:
+    customer, first = table.related("customer", "1249", None, 1)
     assert customer is not None and [i["invoice_id"] for i in first.items] == ["1249"]
     assert first.cursor is not None
-    later, second = table.related(key(CUSTOMER, "1249"), first.cursor, 1)
+    later, second = table.related("customer", "1249", first.cursor, 1)
     assert later is None and [i["invoice_id"] for i in second.items] == ["661"] and second.cursor is None
     assert [c.index for c in labs.recorder.calls] == ["GSI_1", "GSI_1"]
 
 
-def test_a_put_replaces_the_edges_of_an_invoice(table: InvoicesTable) -> None:
+def test_a_put_replaces_the_edges_of_an_invoice(table: ModuleType) -> None:
     body: dict[str, Any] = {"customer": {"id": "c-old", "name": "Old", "state": "WA"}, "date": "2024-01-01"}
     body |= {"due_date": "2024-01-21", "status": "Open", "balance": "10.50"}
     body["bills"] = [{"bill_id": "b-1", "due_date": "2024-01-05", "amount": "1.25", "balance": "9.25"}]
@@ -88,39 +90,40 @@ def test_a_put_replaces_the_edges_of_an_invoice(table: InvoicesTable) -> None:
     created, invoice = table.put("moving", InvoiceIn.model_validate(body))
     assert created is False and invoice["customer"]["customer_id"] == "c-new" and invoice["bills"] == []
     assert table.invoice("moving")[1].items_read == 2  # the invoice and its one customer edge remain
-    assert table.related(key(CUSTOMER, "c-old"), None, 25)[1].items == []  # no stale edge points here
-    assert [i["invoice_id"] for i in table.related(key(CUSTOMER, "c-new"), None, 25)[1].items] == ["moving"]
-    assert table.related(key(BILL, "b-1"), None, 25)[1].items == []
+    assert table.related("customer", "c-old", None, 25)[1].items == []  # no stale edge points here
+    assert [i["invoice_id"] for i in table.related("customer", "c-new", None, 25)[1].items] == ["moving"]
+    assert table.related("bill", "b-1", None, 25)[1].items == []
     assert table.invoice("moving")[0]["balance"] == Decimal("10.5")
 
 
-def test_a_delete_removes_the_invoice_and_its_edges(table: InvoicesTable) -> None:
+def test_a_delete_removes_the_invoice_and_its_edges(table: ModuleType) -> None:
     body: dict[str, Any] = {"customer": {"id": "c-gone", "name": "G", "state": "WA"}, "date": "2024-02-01"}
     body |= {"due_date": "2024-02-02", "status": "Closed", "balance": 0}
     table.put("gone", InvoiceIn.model_validate(body))
     table.delete("gone")
     with pytest.raises(InvoiceNotFoundError):
         table.invoice("gone")
-    customer, page = table.related(key(CUSTOMER, "c-gone"), None, 25)
+    customer, page = table.related("customer", "c-gone", None, 25)
     assert customer is not None and page.items == []  # the customer outlives its invoices
     with pytest.raises(InvoiceNotFoundError):
         table.delete("gone")
 
 
-def test_concurrent_writers_cannot_interleave(table: InvoicesTable, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_concurrent_writers_cannot_interleave(table: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
     body: dict[str, Any] = {"customer": {"id": "c-race", "name": "R", "state": "WA"}, "date": "2024-03-01"}
     body |= {"due_date": "2024-03-02", "status": "Open", "balance": 1}
     invoice = InvoiceIn.model_validate(body)
     table.put("race", invoice)
-    read_before_the_other_writer = table._owned("race")
+    repository = table.repository()
+    read_before_the_other_writer = repository.owned("race")
     table.put("race", invoice)  # another writer got there first: version 2
-    monkeypatch.setattr(table, "_owned", lambda _id: read_before_the_other_writer)
+    monkeypatch.setattr(repository, "owned", lambda _id: read_before_the_other_writer)
     with pytest.raises(InvoiceConflictError):
         table.put("race", invoice)
 
 
-def test_unknown_ids_are_not_found(table: InvoicesTable) -> None:
+def test_unknown_ids_are_not_found(table: ModuleType) -> None:
     with pytest.raises(InvoiceNotFoundError):
         table.invoice("nope")
     with pytest.raises(InvoiceNotFoundError):
-        table.related(key(CUSTOMER, "nope"), None, 25)
+        table.related("customer", "nope", None, 25)

@@ -13,11 +13,11 @@ from typing import Any
 import boto3
 import pytest
 
-from tatami.local import engines
+from tatami.local.engines.processes import processes as engines
 from tatami_functions import stack_outputs
-from tatami_functions.replication import apply, parking
+from tatami_functions.replication import service
 from tatami_functions.replication.records import DELETED, live
-from tatami_functions.replication.repository import ReplicaTable
+from tatami_functions.replication.repository import ReplicaRepository
 from tatami_functions.replication.settings import ReplicatorSettings
 from tests.integration.labs.tables import create_lab_table, largest_item
 from tests.support.streams import stream_records
@@ -76,10 +76,10 @@ def test_any_order_of_any_records_converges_to_the_source(tables: tuple[Any, Any
     client.put_item(TableName=source, Item=item(3, bytessent=3))  # deleted, then back
     records = stream_records(client, streams, source)
     assert len(records) == 20 + 10 + 7 + 1
-    target = ReplicaTable(replica, client=client)
+    target = ReplicaRepository(replica, client=client)
     for order in (list(reversed(records)), random.Random(4).sample(records, len(records)), records):
         for start in range(0, len(order), 7):
-            apply.apply_batch(order[start : start + 7], target)
+            service.apply_batch(order[start : start + 7], target)
         assert contents(client, replica, replica=True) == contents(client, source)
     tombstones = [i for i in client.scan(TableName=replica)["Items"] if DELETED in i]
     assert len(tombstones) == 6  # 0, 6, 9, 12, 15, 18 stay deleted; 3 came back
@@ -90,12 +90,12 @@ def test_a_late_old_put_never_resurrects_a_deleted_item(tables: tuple[Any, Any, 
     client.put_item(TableName=source, Item=item(900, bytessent=1))
     client.delete_item(TableName=source, Key={"PK": {"S": "request#900"}})
     put, delete = of_key(stream_records(client, streams, source), "request#900")
-    target = ReplicaTable(replica, client=client)
-    assert apply.apply_batch([delete], target)[delete["dynamodb"]["SequenceNumber"]] == "applied"
-    assert apply.apply_batch([put], target)[put["dynamodb"]["SequenceNumber"]] == "stale"
+    target = ReplicaRepository(replica, client=client)
+    assert service.apply_batch([delete], target)[delete["dynamodb"]["SequenceNumber"]] == "applied"
+    assert service.apply_batch([put], target)[put["dynamodb"]["SequenceNumber"]] == "stale"
     stored = client.get_item(TableName=replica, Key={"PK": {"S": "request#900"}}, ConsistentRead=True)
     assert DELETED in stored["Item"], "the tombstone holds; the late put did not resurrect the item"
-    redelivered = apply.apply_batch([delete], target)
+    redelivered = service.apply_batch([delete], target)
     assert redelivered[delete["dynamodb"]["SequenceNumber"]] == "stale"
 
 
@@ -104,11 +104,11 @@ def test_an_unstorable_item_is_parked_and_the_batch_goes_on(
 ) -> None:
     client, streams, source, replica = tables
     parked: list[dict[str, Any]] = []
-    monkeypatch.setattr(parking, "park", lambda record, why: parked.append({"record": record, "why": why}))
+    monkeypatch.setattr(service, "park", lambda record, why: parked.append({"record": record, "why": why}))
     big = largest_item(client, source, "request#big")
     client.put_item(TableName=source, Item=item(901, bytessent=1))
     records = of_key(stream_records(client, streams, source), "request#big", "request#901")
-    outcomes = apply.apply_batch(records, ReplicaTable(replica, client=client))
+    outcomes = service.apply_batch(records, ReplicaRepository(replica, client=client))
     assert sorted(outcomes.values()) == ["applied", "parked"]
     assert parked[0]["record"]["dynamodb"]["Keys"] == {"PK": {"S": "request#big"}}
     assert "size" in parked[0]["why"].lower()
@@ -119,5 +119,5 @@ def test_an_unreachable_replica_fails_the_records_for_a_retry(tables: tuple[Any,
     client, streams, source, _replica = tables
     records = stream_records(client, streams, source)[:3]
     unreachable = engines.dynamodb_client(f"http://127.0.0.1:{engines.free_port()}")
-    outcomes = apply.apply_batch(records, ReplicaTable("any", client=unreachable))
+    outcomes = service.apply_batch(records, ReplicaRepository("any", client=unreachable))
     assert all(outcome.startswith("failed") for outcome in outcomes.values())

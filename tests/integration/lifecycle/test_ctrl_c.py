@@ -23,7 +23,7 @@ import psutil
 import pytest
 import requests
 
-from tatami.local import engines
+from tatami.local.engines import processes as engines
 from tests.integration.conftest import PROBE_APP
 
 REPO = Path(__file__).resolve().parents[3]
@@ -109,7 +109,9 @@ def test_ctrl_c_stops_every_part_with_one_line_each_and_leaves_no_process(run: R
     assert requests.put(f"http://127.0.0.1:{run.port}/notes/n1", json={"t": 1}, timeout=30).ok
     tree = run.tree()
     names = " ".join(" ".join(p.cmdline()) for p in tree)
-    assert "DynamoDBLocal.jar" in names and "moto.server" in names and "tatami.local.worker" in names
+    assert (
+        "DynamoDBLocal.jar" in names and "moto.server" in names and "tatami.local.functions.worker" in names
+    )
     run.ctrl_c()
     assert run.finish(timeout=30) == 0
     stopping = run.lines[run.lines.index("stopping the local cloud (Ctrl-C again kills it at once) ...") :]

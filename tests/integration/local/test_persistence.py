@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 import requests
 
-from tatami.local import engines, provision
-from tatami.local.assembly import Assembly, TableSpec
 from tatami.local.cloud import LocalCloud, LocalCloudConfig, free_ports
-from tatami.local.intrinsics import Resolver
+from tatami.local.engines import processes as engines
+from tatami.local.engines import provision
+from tatami.local.template.assembly import Assembly, TableSpec
+from tatami.local.template.intrinsics import Resolver
 from tests.integration.conftest import PROBE_APP
 
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from tatami.local.assembly import FunctionSpec
-from tatami.local.environment import function_environment
-from tatami.local.functions import FunctionPool
-from tatami.local.sandbox.runtime import Runtime
+from tatami.local.functions.environment import function_environment
+from tatami.local.functions.pool import FunctionPool
+from tatami.local.functions.sandbox.runtime import Runtime
+from tatami.local.template.assembly import FunctionSpec
 
 HANDLER = """
 import importlib, os, sys
@@ -63,7 +63,7 @@ def test_a_handler_importing_outside_its_asset_fails_as_in_lambda(tmp_path: Path
         ("layered", True),  # in the function's layer
         ("json", True),
         ("moto", False),  # in the venv, not in Lambda
-        ("tatami.local.worker", False),  # the local cloud's own code, although it runs the worker
+        ("tatami.local.functions.worker", False),  # the local cloud's own code, although it runs the worker
         ("zorder", False),  # the project's layer, but not this function's
     ],
 )

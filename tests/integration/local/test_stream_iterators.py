@@ -8,11 +8,11 @@ import dataclasses
 import time
 from typing import Any
 
-from tatami.local import engines
-from tatami.local.assembly import StreamMappingSpec
-from tatami.local.delivery import BatchDelivery, MappingStats
-from tatami.local.functions import Invocation
-from tatami.local.streams import StreamPoller
+from tatami.local.engines import processes as engines
+from tatami.local.events.delivery import BatchDelivery, MappingStats
+from tatami.local.events.streams import StreamPoller
+from tatami.local.functions.pool import Invocation
+from tatami.local.template.assembly import StreamMappingSpec
 
 SPEC = StreamMappingSpec(
     logical_id="M",

@@ -15,8 +15,8 @@ from typing import Any
 import boto3
 
 from infra.constructs import forum_orders_businesses_schema as schema
-from tatami.local.engines import LOCAL_CREDENTIALS
-from tatami.local.intrinsics import LOCAL_REGION
+from tatami.local.engines.processes import LOCAL_CREDENTIALS
+from tatami.local.template.intrinsics import LOCAL_REGION
 
 
 @dataclass

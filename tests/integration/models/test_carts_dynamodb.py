@@ -6,13 +6,10 @@ import pytest
 
 from tatami.samples.models_workshop import sample_data
 from tatami_functions.carts.exceptions import CartNotFoundError
-from tatami_functions.carts.models import ITEMS, ItemField, assemble
-from tatami_functions.carts.repository import (
-    INDEX,
-    SHIP_TO_STATE_PARTITION,
-    CartsTable,
-    item_users_partition,
-)
+from tatami_functions.carts.repository import CartsRepository
+from tatami_functions.carts.rows import ITEMS, SHIP_TO_STATE_ROW, assemble, item_holders_row
+from tatami_functions.carts.schemas import ItemField
+from tatami_functions.carts.table import BY_ROW
 from tests.support import models_workshop
 from tests.support.models_workshop import Workshop
 
@@ -21,12 +18,14 @@ SEED = sample_data()["carts"]["MAX"]
 
 
 @pytest.fixture
-def carts(workshop: Workshop) -> CartsTable:
+def carts(workshop: Workshop) -> CartsRepository:
     workshop.recorder.clear()
-    return CartsTable(workshop.table("CartsTableName"), client=workshop.client)
+    return CartsRepository(workshop.table("CartsTableName"), client=workshop.client)
 
 
-def test_maxs_cart_is_one_query_and_reassembles_the_seed_json(carts: CartsTable, workshop: Workshop) -> None:
+def test_maxs_cart_is_one_query_and_reassembles_the_seed_json(
+    carts: CartsRepository, workshop: Workshop
+) -> None:
     cart = assemble("MAX", carts.rows("MAX"))
     assert [item["item_id"] for item in cart["cart_items"]] == ["靴下ID", "お茶碗ID"]
     assert cart["cart_items"][0] | {"quantity": "2", "price": "3,300"} == SEED["cart_items"][0]
@@ -35,7 +34,7 @@ def test_maxs_cart_is_one_query_and_reassembles_the_seed_json(carts: CartsTable,
     assert (call.operation, call.index) == ("Query", None) and call.scanned == call.count == 2 * 7 + 6
 
 
-def test_the_seeds_two_queries(carts: CartsTable, workshop: Workshop) -> None:
+def test_the_seeds_two_queries(carts: CartsRepository, workshop: Workshop) -> None:
     assert carts.value("MAX", "靴下ID", ItemField.PRICE) == 3300  # sort_key = cart_items#price#靴下ID
     items = carts.rows("MAX", f"{ITEMS}#")  # begins_with(sort_key, "cart_items")
     assert len(items) == 14 and all(key.startswith("cart_items#") for key in items)
@@ -45,21 +44,21 @@ def test_the_seeds_two_queries(carts: CartsTable, workshop: Workshop) -> None:
 
 
 def test_the_overloaded_gsi_answers_who_has_an_item_and_who_ships_where(
-    carts: CartsTable, workshop: Workshop
+    carts: CartsRepository, workshop: Workshop
 ) -> None:
-    socks, _ = carts.users(item_users_partition("靴下ID"), None, None, 25)
+    socks = carts.holders(item_holders_row("靴下ID"), None, 25, None).items
     assert socks == [
         {"user_id": "SUE", "gsi_sk": "2021-08-02T09:00:00.000Z"},  # newest first
         {"user_id": "MAX", "gsi_sk": "2021-08-01T00:00:00.000Z"},
     ]
-    chiba, _ = carts.users(SHIP_TO_STATE_PARTITION, "千葉県", None, 25)
+    chiba = carts.holders(SHIP_TO_STATE_ROW, "千葉県", 25, None).items
     assert {user["user_id"] for user in chiba} == {"MAX", "KEN"}
-    assert workshop.recorder.operations() == [("Query", INDEX), ("Query", INDEX)]
+    assert workshop.recorder.operations() == [("Query", BY_ROW.name), ("Query", BY_ROW.name)]
     assert [call.scanned for call in workshop.recorder.calls] == [2, 2]  # of 60 rows in the table
 
 
 def test_one_value_changes_alone_and_an_item_comes_and_goes_whole(
-    carts: CartsTable, workshop: Workshop
+    carts: CartsRepository, workshop: Workshop
 ) -> None:
     values = dict(zip(ItemField, ["箸", "SKU", 1, 880, "食器", "箸", "t"], strict=True))
     carts.put_item("CART-TEST", "箸ID", values)

@@ -11,8 +11,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from tatami.local.assembly import TableSpec
-from tatami.local.provision import create_table_request
+from tatami.local.engines.provision import create_table_request
+from tatami.local.template.assembly import TableSpec
 from tatami_functions.common.instants import EARLIEST, LATEST
 from tatami_functions.devices.exceptions import LogConflictError, LogNotFoundError
 from tatami_functions.devices.items import Reads, to_item

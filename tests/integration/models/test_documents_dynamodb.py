@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from tatami_functions.documents.exceptions import DocumentNotFoundError, ReportIdTakenError
-from tatami_functions.documents.models import DocumentStatus, query_read_units, status_with_created_on
-from tatami_functions.documents.repository import INDEX, DocumentsTable
+from tatami_functions.documents.reports import DocumentStatus, query_read_units, status_with_created_on
+from tatami_functions.documents.repository import DocumentsRepository
+from tatami_functions.documents.table import BY_USER
 from tests.support import models_workshop
 from tests.support.models_workshop import Workshop
 
@@ -20,9 +21,9 @@ SEED_ITEMS, SEED_ITEM_KB = 50, 256  # "1アイテムの平均サイズは256KB .
 
 
 @pytest.fixture(scope="module")
-def fifty_reports(workshop: Workshop) -> tuple[DocumentsTable, str]:
+def fifty_reports(workshop: Workshop) -> tuple[DocumentsRepository, str]:
     """The seed's user: 50 documents of 256 KB each (bodies in S3, so the items stay small)."""
-    documents = DocumentsTable(workshop.table("DocumentsTableName"), client=workshop.client)
+    documents = DocumentsRepository(workshop.table("DocumentsTableName"), client=workshop.client)
     for n in range(SEED_ITEMS):
         documents.put(
             {
@@ -40,15 +41,15 @@ def fifty_reports(workshop: Workshop) -> tuple[DocumentsTable, str]:
 
 
 def test_listing_50_documents_from_the_gsi_costs_1_rcu(
-    fifty_reports: tuple[DocumentsTable, str], workshop: Workshop
+    fifty_reports: tuple[DocumentsRepository, str], workshop: Workshop
 ) -> None:
     documents, user = fifty_reports
     workshop.recorder.clear()
-    listed, _last = documents.list(user, DocumentStatus.COMPLETED, None, SEED_ITEMS)
+    listed = documents.list(user, DocumentStatus.COMPLETED, SEED_ITEMS, None).items
     assert len(listed) == 50 and listed[0]["created_on"] == "2021-08-19"  # newest first
     assert set(listed[0]) == {"report_id", "status", "created_on", "summary"}  # never a body
     (call,) = workshop.recorder.calls
-    assert (call.operation, call.index) == ("Query", INDEX) and call.scanned == 50
+    assert (call.operation, call.index) == ("Query", BY_USER.name) and call.scanned == 50
     assert call.consumed == 1.0  # the seed's "たったの1RCU"
 
 
@@ -83,7 +84,7 @@ def test_the_seeds_first_design_costs_1600_rcu_for_the_same_list(workshop: Works
 
 
 def test_a_document_is_one_getitem_and_invisible_to_other_users(
-    fifty_reports: tuple[DocumentsTable, str], workshop: Workshop
+    fifty_reports: tuple[DocumentsRepository, str], workshop: Workshop
 ) -> None:
     documents, user = fifty_reports
     workshop.recorder.clear()

@@ -16,7 +16,7 @@ import pytest
 import requests
 
 from tatami.local.cloud import LocalCloud
-from tatami.local.filters import matches_any
+from tatami.local.events.filters import matches_any
 from tatami.samples.models_workshop import load_into, sample_data
 from tatami_functions.devices.archive import object_key
 
@@ -129,9 +129,9 @@ def test_get_cart_items_and_one_value(api: str) -> None:
 
 def test_get_users_by_item_and_by_prefecture(api: str) -> None:
     socks = get(api, "/carts/by-item/靴下ID").json()
-    assert [user["user_id"] for user in socks["users"]] == ["SUE", "MAX"] and socks["next"] is None
+    assert [user["user_id"] for user in socks["items"]] == ["SUE", "MAX"] and socks["next"] is None
     chiba = get(api, "/carts/by-prefecture/千葉県").json()
-    assert sorted(user["user_id"] for user in chiba["users"]) == ["KEN", "MAX"]
+    assert sorted(user["user_id"] for user in chiba["items"]) == ["KEN", "MAX"]
     page = get(api, "/carts/by-prefecture/千葉県", limit=1).json()
     assert get(api, "/carts/by-prefecture/東京都", next=page["next"]).status_code == 400
 
@@ -152,7 +152,7 @@ def test_put_change_and_delete_a_cart_item_and_the_address(api: str) -> None:
     assert call(api, "PUT", "/users/HTTP-USER/cart/ship-to", address).status_code == 200
     cart = get(api, "/users/HTTP-USER/cart").json()
     assert cart["cart_items"][0]["quantity"] == 3 and cart["ship_to"]["state"] == "北海道"
-    assert "HTTP-USER" in [u["user_id"] for u in get(api, "/carts/by-item/箸ID").json()["users"]]
+    assert "HTTP-USER" in [u["user_id"] for u in get(api, "/carts/by-item/箸ID").json()["items"]]
     assert call(api, "DELETE", "/users/HTTP-USER/cart/items/箸ID").status_code == 204
     assert call(api, "DELETE", "/users/HTTP-USER/cart/items/箸ID").status_code == 404
     assert call(api, "PUT", "/users/HTTP-USER/cart/items/箸ID/quantity", {"value": 3}).status_code == 404
@@ -241,9 +241,9 @@ def test_put_get_move_and_delete_a_locker(api: str) -> None:
 # -- campaigns --------------------------------------------------------------------------------------
 def test_get_campaign_candidates_for_the_seeds_sticker(api: str) -> None:
     body = get(api, "/campaigns/candidates", prefecture="千葉県", birth_month=12, order_month=12).json()
-    assert body["users"] == ["MAX", "RIN"] and body["next"] is None
+    assert body["items"] == ["MAX", "RIN"] and body["next"] is None
     assert set(body["stats"]["items_read_by_index"]) == {"prefecture", "birth_month", "order_month"}
-    only_chiba = get(api, "/campaigns/candidates", prefecture="千葉県").json()["users"]
+    only_chiba = get(api, "/campaigns/candidates", prefecture="千葉県").json()["items"]
     assert only_chiba == ["AYA", "KEN", "MAX", "RIN", "TOM"]
 
 

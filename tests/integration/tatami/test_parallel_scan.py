@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tatami.local import engines
+from tatami.local.engines import processes as engines
 from tatami.scan import Checkpoint, parallel_scan
 
 ITEMS = 600

@@ -9,8 +9,8 @@ from typing import Any
 import boto3
 import pytest
 
-from tatami.local.engines import LOCAL_CREDENTIALS
-from tatami.local.intrinsics import LOCAL_REGION
+from tatami.local.engines.processes import LOCAL_CREDENTIALS
+from tatami.local.template.intrinsics import LOCAL_REGION
 from tests.support.zindex import create_table, places_on, random_places, write_indexed
 from zindex import IndexedTable
 from zindex.analyze import analyze

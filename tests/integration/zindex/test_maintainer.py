@@ -17,7 +17,7 @@ import boto3
 import pytest
 
 from tatami.commands.zindex import run_backfill
-from tatami.local.streams import lambda_record
+from tatami.local.events.streams import lambda_record
 from tatami.scan import Checkpoint
 from tatami_functions.places.repository import PlacesTable
 from tests.support.zindex import create_table, places_on, random_places

@@ -1,4 +1,4 @@
-"""The `>>>` examples of the labs' modules that need no AWS run as written."""
+"""The `>>>` examples of the labs' services' modules that need no AWS run as written."""
 
 from __future__ import annotations
 
@@ -8,13 +8,12 @@ from types import ModuleType
 import pytest
 
 from tatami_functions.common import versioned
-from tatami_functions.employees import items as employee_items
-from tatami_functions.employees import models as employee_models
-from tatami_functions.employees import queries
-from tatami_functions.invoices import items as invoice_items
+from tatami_functions.employees import partition, questions
+from tatami_functions.employees import schemas as employee_schemas
+from tatami_functions.invoices import adjacency
 from tatami_functions.replication import parking, records
 
-MODULES = [employee_items, employee_models, queries, invoice_items, records, parking, versioned]
+MODULES = [partition, employee_schemas, questions, adjacency, records, parking, versioned]
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)

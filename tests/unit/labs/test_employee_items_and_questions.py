@@ -1,4 +1,4 @@
-"""The employees lab's key design and question planning, without DynamoDB."""
+"""The employees service's key design and question planning, without DynamoDB."""
 
 from __future__ import annotations
 
@@ -7,16 +7,12 @@ from datetime import date
 import pytest
 
 from tatami_functions.common.attribute_values import low_level
-from tatami_functions.employees.items import (
-    MANAGERS,
-    OVERLOADED,
-    PLACES,
-    employee_items,
-    employee_view,
-    hit_view,
-)
-from tatami_functions.employees.models import EmployeeIn, from_csv_row
-from tatami_functions.employees.queries import QuestionError, plan
+from tatami_functions.common.tables import IndexSchema
+from tatami_functions.employees.exceptions import QuestionError
+from tatami_functions.employees.partition import employee_items, employee_view, hit_view
+from tatami_functions.employees.questions import plan
+from tatami_functions.employees.schemas import EmployeeIn, from_csv_row
+from tatami_functions.employees.table import MANAGERS, OVERLOADED, PLACES
 
 DALE = (
     "40,Dale Marlin,IT Support Manager,Support,Chicago,IL,1989-01-18,2014-10-19,"
@@ -79,12 +75,12 @@ def test_views_speak_the_apis_words() -> None:
     ],
 )  # fmt: skip
 def test_every_question_is_one_key_condition(
-    question: dict[str, str], index: str, condition: str, values: list[str]
+    question: dict[str, str], index: IndexSchema, condition: str, values: list[str]
 ) -> None:
     lookup = plan(**question)
-    assert (lookup.index, lookup.condition) == (index, condition)
+    assert (lookup.index, lookup.condition) == (index.name, condition)
     assert [value["S"] for value in lookup.values.values()] == values
-    assert lookup.index != MANAGERS  # managers have their own route
+    assert lookup.index != MANAGERS.name  # managers have their own route
 
 
 @pytest.mark.parametrize(

@@ -8,8 +8,8 @@ import pytest
 from pydantic import ValidationError
 
 from tatami_functions.common.attribute_values import low_level
-from tatami_functions.invoices.items import invoice_items, invoice_view, split_related
-from tatami_functions.invoices.models import InvoiceIn
+from tatami_functions.invoices.adjacency import invoice_items, invoice_view, split_related
+from tatami_functions.invoices.schemas import InvoiceIn
 
 BODY: dict[str, Any] = {
     "customer": {"id": "1249", "name": "Britte Rhubottom", "state": "NC"},

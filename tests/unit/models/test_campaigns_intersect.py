@@ -1,4 +1,4 @@
-"""models/campaigns/intersect.py: the leapfrog equals set intersection; the sparse index leads."""
+"""campaigns/intersect.py: the leapfrog equals set intersection; the sparse index leads."""
 
 from __future__ import annotations
 

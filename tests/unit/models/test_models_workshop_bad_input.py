@@ -6,7 +6,6 @@ that got past validation would fail with something other than a 400.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote
@@ -18,6 +17,7 @@ from tatami_functions.campaigns.settings import CampaignsSettings
 from tatami_functions.carts.api import app as carts
 from tatami_functions.carts.settings import CartsSettings
 from tatami_functions.common import tokens
+from tatami_functions.common.paging import scope as page_scope
 from tatami_functions.common.repository import forget_instances
 from tatami_functions.common.tokens import encode_token
 from tatami_functions.devices.api import app as devices
@@ -137,6 +137,7 @@ CASES = [
     (carts, "PUT", "/users/MAX/cart/ship-to", None, {**SHIP_TO, "state": "千葉"}, "state"),
     (carts, "PUT", "/users/MAX/cart/ship-to", None, {**SHIP_TO, "postal_code": "2630023"}, "postal_code"),
     (carts, "GET", "/carts/by-item/靴下ID", {"limit": "0"}, None, "limit"),
+    (carts, "GET", "/carts/by-item/靴下ID", {"limit": "1001"}, None, "limit"),
     (carts, "GET", "/carts/by-item/靴下ID", {"next": FORGED}, None, "next"),
     (carts, "GET", "/carts/by-prefecture/千葉", None, None, "state"),
     # documents
@@ -153,7 +154,7 @@ CASES = [
     ),
     (documents, "PUT", "/users/MAX/documents/r 1", None, DOC, "report_id"),
     (documents, "GET", "/users/MAX/documents", {"status": "DONE"}, None, "status"),
-    (documents, "GET", "/users/MAX/documents", {"limit": "51"}, None, "limit"),
+    (documents, "GET", "/users/MAX/documents", {"limit": "1001"}, None, "limit"),
     (documents, "GET", "/users/MAX/documents", {"next": FORGED}, None, "next"),
     (documents, "GET", "/users/MAX/documents/r 1", None, None, "report_id"),
     (documents, "PATCH", "/users/MAX/documents/r-1", None, {}, "body"),
@@ -163,6 +164,7 @@ CASES = [
     (lockers, "GET", "/lockers", None, None, "state"),
     (lockers, "GET", "/lockers", {"state": "東京"}, None, "state"),
     (lockers, "GET", "/lockers", {"state": "東京都", "location": "千代田区##紀尾井町"}, None, "location"),
+    (lockers, "GET", "/lockers", {"state": "東京都", "limit": "1001"}, None, "limit"),
     (lockers, "GET", "/lockers", {"state": "東京都", "next": FORGED}, None, "next"),
     (lockers, "GET", "/lockers/a b", None, None, "locker_id"),
     (lockers, "PUT", "/lockers/kioi-1", None, {**LOCKER, "state": "Tokyo"}, "state"),
@@ -173,6 +175,7 @@ CASES = [
     (campaigns, "GET", "/campaigns/candidates", {"prefecture": "千葉"}, None, "prefecture"),
     (campaigns, "GET", "/campaigns/candidates", {"birth_month": "13"}, None, "birth_month"),
     (campaigns, "GET", "/campaigns/candidates", {"order_month": "0"}, None, "order_month"),
+    (campaigns, "GET", "/campaigns/candidates", {"order_month": "12", "limit": "1001"}, None, "limit"),
     (campaigns, "GET", "/campaigns/candidates", {"order_month": "12", "next": FORGED}, None, "next"),
     (campaigns, "PUT", "/campaigns/users/MAX", None, {"birth_month": 13}, "birth_month"),
     (campaigns, "PUT", "/campaigns/users/MAX", None, {"shoe_size": 27}, "shoe_size"),
@@ -191,18 +194,14 @@ def test_bad_input_is_a_400_naming_the_field(
     ("app", "path", "query", "issued_for"),
     [
         (devices, "/devices/67890/logs", {}, scope("devices.logs", "12345", None, *("0000", "9999"))),
-        (documents, "/users/SUE/documents", {}, json.dumps(["documents", "MAX", None])),
+        (documents, "/users/SUE/documents", {}, page_scope("documents", user_id="MAX", status=None)),
+        (carts, f"/carts/by-item/{quote('お茶碗ID')}", {}, page_scope("carts.by-item", item_id="靴下ID")),
+        (lockers, "/lockers", {"state": "千葉県"}, page_scope("lockers", state="東京都", location=None)),
         (
-            carts,
-            f"/carts/by-item/{quote('お茶碗ID')}",
-            {},
-            json.dumps(["carts.by-item", "靴下ID"], ensure_ascii=False),
-        ),
-        (
-            lockers,
-            "/lockers",
-            {"state": "千葉県"},
-            json.dumps(["lockers", "東京都", None], ensure_ascii=False),
+            campaigns,
+            "/campaigns/candidates",
+            {"prefecture": "千葉県"},
+            page_scope("campaigns.candidates", prefecture="東京都"),
         ),
     ],
 )

@@ -9,26 +9,21 @@ import pytest
 from pydantic import ValidationError
 
 from tatami.samples.models_workshop import sample_data
-from tatami_functions.carts.models import (
-    ItemField,
-    ShipToIn,
-    assemble,
-    field_adapter,
-    item_row,
-    ship_to_row,
-)
+from tatami_functions.carts.rows import assemble, item_row, ship_to_row
+from tatami_functions.carts.schemas import ItemField, ShipToIn, field_adapter
 from tatami_functions.common.prefectures import PREFECTURES, check_prefecture
-from tatami_functions.documents.bodies import pack, unpack
-from tatami_functions.documents.models import (
+from tatami_functions.documents.reports import (
     INLINE_MAX_BYTES,
     MAX_DOCUMENT_BYTES,
-    DocumentIn,
     DocumentStatus,
     listed,
+    pack,
     query_read_units,
     status_with_created_on,
+    unpack,
 )
-from tatami_functions.lockers.models import area_prefix, normalize_location
+from tatami_functions.documents.schemas import DocumentIn
+from tatami_functions.lockers.locations import area_prefix, normalize_location
 
 SEED_CART = sample_data()["carts"]["MAX"]  # the seed's JSON, verbatim
 

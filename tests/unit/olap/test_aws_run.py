@@ -12,8 +12,8 @@ import boto3
 import pytest
 from botocore.stub import ANY, Stubber
 
-from tatami_functions.olap.exports import TableExports
-from tatami_functions.olap.run import run_aws
+from tatami_functions.olap.repository import OlapRepository
+from tatami_functions.olap.service import recent, run_aws
 from tatami_functions.olap.settings import ExportSettings
 
 NOW = datetime(2024, 5, 2, 12, 0, tzinfo=UTC)
@@ -82,7 +82,7 @@ def test_only_the_exports_that_matter_are_described(
     )
     stubber.add_response("describe_export", {"ExportDescription": newest}, {"ExportArn": newest["ExportArn"]})
     stubber.add_response("describe_export", {"ExportDescription": full}, {"ExportArn": full["ExportArn"]})
-    records = TableExports(client, s3_client).recent(TABLE, "olap-bucket", "exports/orders")
+    records = recent(OlapRepository.of(client, s3_client, None), TABLE, "olap-bucket", "exports/orders")
     # The oldest export is never described: a newer full one completed.
     assert [r.kind for r in records] == ["INCREMENTAL_EXPORT", "FULL_EXPORT"]
     assert records[1].data_folder == "exports/orders/AWSDynamoDB/01714500000000-bbbbbbbb/data/"
@@ -122,7 +122,9 @@ def test_a_due_table_is_published_then_exported_fully(
     glue_stubber.add_response(
         "update_table", {}, {"DatabaseName": "tatami_olap", "TableInput": expected_input}
     )
-    (outcome,) = run_aws(_settings(), TableExports(client, s3_client), glue_client, now=NOW, seed="event-1")
+    (outcome,) = run_aws(
+        _settings(), OlapRepository.of(client, s3_client, glue_client), now=NOW, seed="event-1"
+    )
     assert outcome.action == "full" and outcome.published == location
     assert outcome.export_arn == started["ExportArn"] and "25.0 h" in outcome.reason
 
@@ -159,7 +161,7 @@ def test_an_incremental_export_covers_the_changes_since_the_newest_export(
         "get_table", {"Table": {"Name": "raw_orders", "StorageDescriptor": {"Location": location}}}
     )
     (outcome,) = run_aws(
-        _settings(), TableExports(client, s3_client), glue_client, kind="incremental", now=NOW
+        _settings(), OlapRepository.of(client, s3_client, glue_client), kind="incremental", now=NOW
     )
     assert outcome.action == "incremental" and outcome.published is None  # already read by Athena
 
@@ -182,6 +184,6 @@ def test_a_failing_table_is_reported_and_does_not_stop_the_others(
         {"ExportDescription": _description("0171-e", "FULL_EXPORT", "IN_PROGRESS", 0)},
     )
     settings = ExportSettings({"orders": TABLE, "device_logs": TABLE.replace("Orders", "Logs")}, "b")
-    failed, started = run_aws(settings, TableExports(client, s3_client), None, now=NOW)
+    failed, started = run_aws(settings, OlapRepository.of(client, s3_client, None), now=NOW)
     assert failed.action == "failed" and "point-in-time recovery is off" in failed.reason
     assert started.table == "device_logs" and started.action == "full"

@@ -1,5 +1,5 @@
-"""The export function's wiring: the event picks tables and kind, the environment picks the path,
-and a failed table fails the invocation after the others were done."""
+"""The export function's wiring: the event picks tables and kind, and a failed table fails the
+invocation after the others were done."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ import pytest
 
 from tatami_functions.olap import handler as export_handler
 from tatami_functions.olap.exceptions import ExportError, SettingsError
-from tatami_functions.olap.run import ExportOutcome
+from tatami_functions.olap.repository import OlapRepository
+from tatami_functions.olap.service import ExportOutcome
 from tatami_functions.olap.settings import ExportSettings
 from tests.support.lambda_runtime import FakeContext
 
@@ -32,8 +33,7 @@ CONTEXT = FakeContext("olap-export")
 def calls(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     for name, value in ENV.items():
         monkeypatch.setenv(name, value)
-    monkeypatch.delenv("TATAMI_LOCAL", raising=False)
-    monkeypatch.setattr(export_handler, "client", lambda service: service)
+    monkeypatch.setattr(export_handler, "repository", lambda: OlapRepository.of("dynamodb", "s3", "glue"))
     # The module's Metrics read their namespace at import, maybe before this test's environment.
     monkeypatch.setattr(export_handler.metrics.provider, "namespace", "Tatami")
     seen: list[dict[str, Any]] = []
@@ -48,7 +48,6 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
         return run
 
     monkeypatch.setattr(export_handler, "run_aws", fake_run("aws"))
-    monkeypatch.setattr(export_handler, "run_local", fake_run("local"))
     return seen
 
 
@@ -64,14 +63,6 @@ def test_a_scheduled_event_runs_every_table_with_its_event_id_as_the_token_seed(
             {"table": "device_logs", "action": "skip", "reason": "ok"},
         ]
     }
-
-
-def test_on_the_local_cloud_the_same_event_takes_the_scan_path(
-    calls: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("TATAMI_LOCAL", "1")
-    export_handler.handler({"tables": ["orders"], "kind": "full"}, CONTEXT)
-    assert calls == [{"path": "local", "tables": ["orders"], "kind": "full"}]
 
 
 @pytest.mark.filterwarnings("ignore:No application metrics")

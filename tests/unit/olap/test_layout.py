@@ -10,7 +10,7 @@ from types import ModuleType
 
 import pytest
 
-from tatami_functions.olap import catalog, exports, glue, layout, plan, run, settings, tables
+from tatami_functions.olap import catalog, exports, layout, schedule, service, settings, tables
 from tatami_functions.olap.layout import DataFile, Summary, item_line, new_export_id, newest
 
 # The fields of a full export's manifest-summary.json (AWS documentation, "export output format").
@@ -80,7 +80,7 @@ def test_export_ids_sort_by_start_time_and_the_newest_full_export_wins() -> None
 
 
 @pytest.mark.parametrize(
-    "module", [layout, tables, catalog, plan, exports, glue, run, settings], ids=lambda m: m.__name__
+    "module", [layout, tables, catalog, schedule, exports, service, settings], ids=lambda m: m.__name__
 )
 def test_examples(module: ModuleType) -> None:
     assert doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed == 0

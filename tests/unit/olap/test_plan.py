@@ -8,7 +8,7 @@ import pytest
 
 from tatami_functions.olap.exceptions import PlanError
 from tatami_functions.olap.exports import COMPLETED, FULL, INCREMENTAL, RUNNING, ExportRecord
-from tatami_functions.olap.plan import History, decide
+from tatami_functions.olap.schedule import History, decide
 
 NOW = datetime(2024, 5, 2, 12, 0, tzinfo=UTC)
 HOUR = timedelta(hours=1)

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict
 
 from tatami_functions.common.api import MAX_ERRORS, create_resolver
 from tatami_functions.common.request_limits import MAX_BODY_BYTES
-from tests.support.lambda_runtime import FakeContext, api_event, status_and_body
+from tests.support.lambda_runtime import FakeContext, api_event, resolve, status_and_body
 
 
 class Greeting(BaseModel):
@@ -140,3 +140,31 @@ def test_every_bad_request_error_has_the_errors_array(query: dict[str, str], err
         "message": f"{error['field']}: {error['message']}",
         "errors": [error],
     }
+
+
+def test_a_service_error_is_answered_with_its_status_and_field() -> None:
+    from tatami_functions.common.errors import ConflictError, NotFoundError
+
+    class GoneError(NotFoundError):
+        pass
+
+    class TakenError(ConflictError):
+        pass
+
+    app = create_resolver("test")
+
+    @app.get("/gone")
+    def gone() -> dict[str, str]:
+        raise GoneError("no thing t-1")
+
+    @app.get("/taken")
+    def taken() -> dict[str, str]:
+        raise TakenError("report_id: cannot be used; choose another report_id")
+
+    status, body = resolve(app, "GET", "/gone")
+    assert (status, body) == (404, {"message": "no thing t-1"})
+    status, body = resolve(app, "GET", "/taken")
+    assert status == 409
+    assert body["errors"] == [
+        {"field": "report_id", "in": "body", "message": "cannot be used; choose another report_id"}
+    ]

@@ -49,15 +49,15 @@ def test_a_missing_or_malformed_variable_is_an_error_naming_it(
 
 def test_a_service_keeps_its_own_error() -> None:
     with pytest.raises(OlapSettingsError, match=r"^OLAP_TABLES is not set"):
-        ExportSettings.from_env({"OLAP_BUCKET": "b"})
+        ExportSettings.from_env({"OLAP_BUCKET_NAME": "b"})
     with pytest.raises(OlapSettingsError, match=r"^OLAP_TABLES='\[\]' is malformed"):
-        ExportSettings.from_env({"OLAP_TABLES": "[]", "OLAP_BUCKET": "b"})
+        ExportSettings.from_env({"OLAP_TABLES": "[]", "OLAP_BUCKET_NAME": "b"})
 
 
 def test_a_table_the_function_was_deployed_without_is_named_when_used() -> None:
     settings = CountersSettings.from_env({"COUNTERS_TABLE": "counters"})
     assert settings.require("counters_table") == "counters"
-    with pytest.raises(SettingsError, match=r"^COUNTER_IDEMPOTENCY_TABLE is not set: this function has no"):
+    with pytest.raises(SettingsError, match=r"^COUNTER_IDEMPOTENCY_TABLE is not set: this function has"):
         settings.require("idempotency_table")
 
 

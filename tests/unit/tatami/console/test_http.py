@@ -10,7 +10,7 @@ import pytest
 from botocore.exceptions import ClientError
 
 from tatami.console.http import Console
-from tatami.local.proxy import RequestData
+from tatami.local.gateway.proxy import RequestData
 
 
 class Source:

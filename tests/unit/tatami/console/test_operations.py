@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tatami.console.operations import invocations
-from tatami.local.functions import Invocation
+from tatami.local.functions.pool import Invocation
 
 
 def test_invocations_newest_first_with_errors_durations_and_memory() -> None:

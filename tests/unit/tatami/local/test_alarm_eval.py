@@ -1,4 +1,5 @@
-"""tatami/local/alarm_eval.py: CloudWatch's statistics, M-of-N datapoints and missing-data treatments."""
+"""tatami/local/cloudwatch/alarm_eval.py:
+CloudWatch's statistics, M-of-N datapoints and missing-data treatments."""
 
 from __future__ import annotations
 
@@ -6,8 +7,8 @@ from dataclasses import replace
 
 import pytest
 
-from tatami.local.alarm_eval import ALARM, INSUFFICIENT_DATA, OK, evaluate, statistic
-from tatami.local.alarm_specs import AlarmSpec, MetricStat
+from tatami.local.cloudwatch.alarm_eval import ALARM, INSUFFICIENT_DATA, OK, evaluate, statistic
+from tatami.local.cloudwatch.alarm_specs import AlarmSpec, MetricStat
 
 PERIOD = 300
 ERRORS = MetricStat("m1", "AWS/Lambda", "Errors", (("FunctionName", "f"),), "Sum", PERIOD)

@@ -1,4 +1,5 @@
-"""tatami/local/alarm_specs.py: both alarm shapes of a template, resolved locally; the rest refused."""
+"""tatami/local/cloudwatch/alarm_specs.py:
+both alarm shapes of a template, resolved locally; the rest refused."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from tatami.local.alarm_specs import AlarmSpecError, read_alarms
-from tatami.local.assembly import Assembly, Stack
-from tatami.local.intrinsics import Resolver
+from tatami.local.cloudwatch.alarm_specs import AlarmSpecError, read_alarms
+from tatami.local.template.assembly import Assembly, Stack
+from tatami.local.template.intrinsics import Resolver
 
 SINGLE = {
     "AlarmName": "Tatami-Queue-Critical",

@@ -1,10 +1,11 @@
-"""tatami/local/alarms.py: every alarm's state, and a log line for each one going into or out of ALARM."""
+"""tatami/local/cloudwatch/alarms.py:
+every alarm's state, and a log line for each one going into or out of ALARM."""
 
 from __future__ import annotations
 
-from tatami.local.alarm_specs import AlarmSpec, MetricStat
-from tatami.local.alarms import Alarms
-from tatami.local.metrics import LocalClock, MetricStore
+from tatami.local.cloudwatch.alarm_specs import AlarmSpec, MetricStat
+from tatami.local.cloudwatch.alarms import Alarms
+from tatami.local.cloudwatch.metrics import LocalClock, MetricStore
 
 PERIOD = 300
 

@@ -1,4 +1,4 @@
-"""tatami/local/api_gateway.py over real HTTP (a stub function): API Gateway's own answers are JSON in
+"""tatami/local/gateway/server.py over real HTTP (a stub function): API Gateway's own answers are JSON in
 the error shape, whatever the method, the size of the request or its headers (found by fuzzing: 501
 HTML pages for methods like TRACE); AWS's statuses for what API Gateway and Lambda refuse; and a
 server that answers hostile clients within its read timeout and keeps serving."""
@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 import requests
 
-from tatami.local.api_gateway import MAX_PAYLOAD_BYTES, ApiGateway, GatewayLimits
-from tatami.local.functions import Invocation
-from tatami.local.integration import LAMBDA_PAYLOAD_BYTES
-from tatami.local.proxy import Reply
-from tatami.local.routes import GatewayResponse, Route, RouteTable
+from tatami.local.functions.pool import Invocation
+from tatami.local.gateway.integration import LAMBDA_PAYLOAD_BYTES
+from tatami.local.gateway.proxy import Reply
+from tatami.local.gateway.routes import GatewayResponse, Route, RouteTable
+from tatami.local.gateway.server import MAX_PAYLOAD_BYTES, ApiGateway, GatewayLimits
 
 ROUTES = RouteTable(
     [

@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 import requests
 
-from tatami.local.api_gateway import ApiGateway
-from tatami.local.functions import Invocation
-from tatami.local.proxy import Reply, RequestData
-from tatami.local.routes import Route, RouteTable
+from tatami.local.functions.pool import Invocation
+from tatami.local.gateway.proxy import Reply, RequestData
+from tatami.local.gateway.routes import Route, RouteTable
+from tatami.local.gateway.server import ApiGateway
 
 
 def _function(_function: str, _event: dict[str, Any], _timeout: float) -> Invocation:

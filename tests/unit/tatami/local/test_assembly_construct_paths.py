@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tatami.local.assembly import load_assembly
+from tatami.local.template.assembly import load_assembly
 
 RULE = {
     "Type": "AWS::Events::Rule",

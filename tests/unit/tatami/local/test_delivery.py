@@ -1,14 +1,14 @@
-"""tatami/local/delivery.py: Lambda's retry, bisect and partial-failure rules for stream batches."""
+"""tatami/local/events/delivery.py: Lambda's retry, bisect and partial-failure rules for stream batches."""
 
 import time
 from dataclasses import replace
 
 import pytest
 
-from tatami.local.assembly import StreamMappingSpec
-from tatami.local.delivery import BatchDelivery, MappingStats
-from tatami.local.functions import Invocation
-from tatami.local.metrics import LocalClock
+from tatami.local.cloudwatch.metrics import LocalClock
+from tatami.local.events.delivery import BatchDelivery, MappingStats
+from tatami.local.functions.pool import Invocation
+from tatami.local.template.assembly import StreamMappingSpec
 
 SPEC = StreamMappingSpec(
     logical_id="Mapping",

@@ -5,7 +5,7 @@ import importlib
 
 import pytest
 
-MODULES = ["intrinsics", "routes", "filters", "rules"]
+MODULES = ["template.intrinsics", "gateway.routes", "events.filters", "events.rules"]
 
 
 @pytest.mark.parametrize("name", MODULES)

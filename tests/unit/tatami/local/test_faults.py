@@ -1,4 +1,4 @@
-"""tatami/local/faults.py: injected errors go through the SDK's own retries, as AWS's would."""
+"""tatami/local/engines/faults.py: injected errors go through the SDK's own retries, as AWS's would."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import pytest
 from botocore.config import Config
 from botocore.exceptions import EndpointConnectionError
 
-from tatami.local import faults
-from tatami.local.faults import Crash, FaultInjector, FaultPlan
+from tatami.local.engines import faults
+from tatami.local.engines.faults import Crash, FaultInjector, FaultPlan
 
 
 def test_a_plan_survives_its_trip_through_the_environment() -> None:

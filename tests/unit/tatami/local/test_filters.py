@@ -1,8 +1,8 @@
-"""tatami/local/filters.py: Lambda event filtering on stream records."""
+"""tatami/local/events/filters.py: Lambda event filtering on stream records."""
 
 import pytest
 
-from tatami.local.filters import matches_any
+from tatami.local.events.filters import matches_any
 
 RECORD = {
     "eventName": "MODIFY",

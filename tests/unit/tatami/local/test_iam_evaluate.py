@@ -147,3 +147,17 @@ def test_sqs_batches_need_the_single_action_on_the_queue_of_the_url() -> None:
     assert requests("sqs", "SendMessageBatch", {"QueueUrl": url}) == [
         ("sqs:SendMessage", "arn:aws:sqs:us-east-1:000000000000:Tatami-Failures")
     ]
+
+
+def test_glue_table_calls_need_the_catalog_the_database_and_the_table() -> None:
+    glue = "arn:aws:glue:us-east-1:000000000000"
+    update = requests("glue", "UpdateTable", {"DatabaseName": "olap", "TableInput": {"Name": "raw_orders"}})
+    assert update == [
+        ("glue:UpdateTable", f"{glue}:catalog"),
+        ("glue:UpdateTable", f"{glue}:database/olap"),
+        ("glue:UpdateTable", f"{glue}:table/olap/raw_orders"),
+    ]
+    assert requests("glue", "GetTable", {"DatabaseName": "olap", "Name": "raw_orders"})[2] == (
+        "glue:GetTable",
+        f"{glue}:table/olap/raw_orders",
+    )

@@ -81,3 +81,22 @@ def test_off_installs_nothing() -> None:
     before = list(botocore.handlers.BUILTIN_HANDLERS)
     assert guard.install({"mode": "off"}) is None
     assert before == botocore.handlers.BUILTIN_HANDLERS
+
+
+@pytest.mark.parametrize("installed", ["enforce"], indirect=True)
+def test_a_local_stand_ins_call_is_authorized_as_the_api_it_serves(installed: Path) -> None:
+    """The export's scan (`engines.exports`) needs the export permission on the table, not Scan."""
+    marked = client()
+
+    def mark(context: dict[str, Any], **_: Any) -> None:
+        context["local_emulation"] = {"action": "dynamodb:GetItem", "resource": TABLE}
+
+    marked.meta.events.register_first("before-parameter-build", mark)
+    with pytest.raises(EndpointConnectionError):  # allowed: GetItem on the table, though it is a Scan
+        marked.scan(TableName="Other")
+    with pytest.raises(
+        ClientError, match="dynamodb:Scan on resource: arn:aws:dynamodb:us-east-1:000000000000:table/Other"
+    ):
+        client().scan(TableName="Other")
+    decisions = [json.loads(line) for line in installed.read_text().splitlines()]
+    assert {"action": "dynamodb:GetItem", "resource": TABLE, "allowed": True} in decisions

@@ -1,8 +1,8 @@
-"""tatami/local/intrinsics.py: CloudFormation functions resolved to local names."""
+"""tatami/local/template/intrinsics.py: CloudFormation functions resolved to local names."""
 
 import pytest
 
-from tatami.local.intrinsics import LOCAL_REGION, Resolver, UnresolvableError
+from tatami.local.template.intrinsics import LOCAL_REGION, Resolver, UnresolvableError
 
 
 @pytest.fixture

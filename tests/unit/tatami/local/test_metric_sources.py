@@ -1,4 +1,4 @@
-"""tatami/local/metric_sources.py and metrics.py: what the local cloud publishes, on its clock."""
+"""tatami/local/cloudwatch/metric_sources.py and metrics.py: what the local cloud publishes, on its clock."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from tatami.local import metrics as store_module
-from tatami.local.functions import Invocation
-from tatami.local.metric_sources import CloudMetrics, emf_datapoints, throttle_datapoints
-from tatami.local.metrics import RETENTION_SECONDS, LocalClock, MetricStore
+from tatami.local.cloudwatch import metrics as store_module
+from tatami.local.cloudwatch.metric_sources import CloudMetrics, emf_datapoints, throttle_datapoints
+from tatami.local.cloudwatch.metrics import RETENTION_SECONDS, LocalClock, MetricStore
+from tatami.local.functions.pool import Invocation
 
 EVER = (0.0, float("inf"))
 

@@ -1,11 +1,11 @@
-"""tatami/local/proxy.py: the proxy event a function receives and the reply API Gateway sends."""
+"""tatami/local/gateway/proxy.py: the proxy event a function receives and the reply API Gateway sends."""
 
 import base64
 import json
 
-from tatami.local.functions import Invocation
-from tatami.local.proxy import LAMBDA_RESPONSE_BYTES, RequestData, proxy_event, proxy_reply
-from tatami.local.routes import Route
+from tatami.local.functions.pool import Invocation
+from tatami.local.gateway.proxy import LAMBDA_RESPONSE_BYTES, RequestData, proxy_event, proxy_reply
+from tatami.local.gateway.routes import Route
 
 
 def request(body: bytes = b"", query: str = "") -> RequestData:

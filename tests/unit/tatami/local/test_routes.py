@@ -1,9 +1,9 @@
-"""tatami/local/routes.py: API Gateway's resource tree and its matching precedence."""
+"""tatami/local/gateway/routes.py: API Gateway's resource tree and its matching precedence."""
 
 import pytest
 
-from tatami.local.assembly import Stack
-from tatami.local.routes import Route, RouteTable, read_routes
+from tatami.local.gateway.routes import Route, RouteTable, read_routes
+from tatami.local.template.assembly import Stack
 
 
 @pytest.fixture

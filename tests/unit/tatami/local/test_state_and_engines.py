@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tatami.local import engines
+from tatami.local.engines import processes as engines
 from tatami.local.state import AlreadyRunning, RunningState, read_state
 
 # The package re-exports the click group under the module's name; fetch the module itself.

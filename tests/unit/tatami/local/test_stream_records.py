@@ -1,8 +1,8 @@
-"""tatami/local/stream_records.py: the record shape Lambda hands a handler."""
+"""tatami/local/events/stream_records.py: the record shape Lambda hands a handler."""
 
 from datetime import UTC, datetime
 
-from tatami.local.stream_records import TTL_IDENTITY, aws_stream_arn, lambda_record
+from tatami.local.events.stream_records import TTL_IDENTITY, aws_stream_arn, lambda_record
 
 
 def test_lambda_record_shape_with_binary_and_time() -> None:

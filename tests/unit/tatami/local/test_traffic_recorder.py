@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from types import SimpleNamespace
 
-from tatami.local.traffic import THROTTLED_DIR, _Recorder
+from tatami.local.engines.traffic import THROTTLED_DIR, _Recorder
 
 
 def call(recorder: _Recorder, op: str, params: dict, parsed: dict, status: int = 200) -> dict:

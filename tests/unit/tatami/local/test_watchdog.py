@@ -1,4 +1,4 @@
-"""tatami/local/watchdog.py on stand-in engines (real processes): a death is said in one line within a
+"""tatami/local/engines/watchdog.py on stand-in engines (real processes): a death is said in one line within a
 second, and an engine whose data cannot come back stops the cloud; the restart itself is tested on a
 real DynamoDB Local (tests/integration/faults/test_engine_deaths.py)."""
 
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tatami.local.engines import DYNAMODB_LOCAL, Engine
-from tatami.local.watchdog import EngineWatch
+from tatami.local.engines.processes import DYNAMODB_LOCAL, Engine
+from tatami.local.engines.watchdog import EngineWatch
 from tests.support.waiting import eventually
 
 
@@ -64,7 +64,7 @@ def test_an_engine_that_keeps_dying_stops_the_cloud(engine: Engine, monkeypatch:
     def restart(port: int, _log: Path, _db: Path | None) -> Engine:
         return Engine(DYNAMODB_LOCAL, port, subprocess.Popen(["true"]))
 
-    monkeypatch.setattr("tatami.local.watchdog.start_dynamodb_local", restart)
+    monkeypatch.setattr("tatami.local.engines.watchdog.start_dynamodb_local", restart)
     said: list[str] = []
     lost: list[str] = []
     watch = _watch(engine, Path("/tmp"), said, lost)

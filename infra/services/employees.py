@@ -1,0 +1,48 @@
+"""The employees service (seed 004's lab): its table, its API function and its routes.
+
+The table is `tatami_functions.employees.table.EMPLOYEES` (three GSIs: overloaded, sparse,
+composite); the function Queries them, reads one employee by GetItem, and writes an employee's
+partition in transactions of Puts and Deletes.
+"""
+
+from __future__ import annotations
+
+from aws_cdk import CfnOutput, Stack
+from constructs import Construct
+
+from infra.constructs.data_table import schema_props
+from infra.constructs.service_api import Route
+from infra.constructs.service_function import ServiceFunction
+from infra.constructs.shared import Shared
+from infra.constructs.table_grants import grant_indexes, grant_table
+from tatami_functions import stack_outputs
+from tatami_functions.employees.settings import EmployeesSettings
+from tatami_functions.employees.table import EMPLOYEES
+
+ROUTES = [
+    Route("GET", "/employees"),
+    Route("GET", "/employees/managers"),
+    *(Route(method, "/employees/{id}") for method in ("GET", "PUT", "DELETE")),
+]
+
+
+class EmployeesService(Construct):
+    """The employees table (`Table`) and the function (`Function`) behind `/employees`."""
+
+    def __init__(self, scope: Construct, construct_id: str, *, shared: Shared) -> None:
+        super().__init__(scope, construct_id)
+        self.table = shared.data_table(self, "Table", **schema_props(EMPLOYEES))
+        CfnOutput(Stack.of(self), stack_outputs.OUTPUT_EMPLOYEES_TABLE, value=self.table.table_name)
+        self.function = ServiceFunction(
+            self,
+            "Function",
+            layers=shared.layers,
+            service="employees",
+            handler="tatami_functions.employees.handler.handler",
+            environment=EmployeesSettings.environment(table=self.table.table_name),
+            description="Employees (seed 004's lab): REST routes",
+        )
+        grant_table(self.function, self.table, "GetItem", "Query", "PutItem", "DeleteItem")
+        grant_indexes(self.function, self.table, [index.name for index in EMPLOYEES.indexes], "Query")
+        shared.page_tokens.grant(self.function)
+        shared.api.add_routes(self.function, ROUTES)

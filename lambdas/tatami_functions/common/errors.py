@@ -1,0 +1,39 @@
+"""The errors a service raises, and the one answer each kind gets (`common.api.create_resolver`).
+
+A service's `exceptions.py` derives its errors from these, so no route or service writes an
+exception handler: `NotFoundError` is a 404, `ConflictError` a 409, `DependencyError`
+(`common.dependencies`: an AWS call failed) a 503 with `Retry-After`. The error's text is the
+answer's `message`; a text "<field>: <reason>" also lists the field in `errors`, as a 400 does.
+
+>>> class LockerNotFoundError(NotFoundError):
+...     '''No locker has this id.'''
+>>> LockerNotFoundError("no locker L-1").status
+<HTTPStatus.NOT_FOUND: 404>
+"""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+from typing import ClassVar
+
+from tatami_functions.common.dependencies import DependencyError
+
+__all__ = ["ConflictError", "DependencyError", "NotFoundError", "ServiceError"]
+
+
+class ServiceError(Exception):
+    """An error a route answers with `status` and the error's text."""
+
+    status: ClassVar[HTTPStatus]
+
+
+class NotFoundError(ServiceError):
+    """What the request names does not exist."""
+
+    status = HTTPStatus.NOT_FOUND
+
+
+class ConflictError(ServiceError):
+    """The request conflicts with what is stored (changed meanwhile, taken, or cannot shrink)."""
+
+    status = HTTPStatus.CONFLICT
