@@ -13,15 +13,9 @@ from typing import Annotated, Any, Literal
 from aws_lambda_powertools.event_handler import Response, content_types
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
-from tatami_functions.common.api import answer_errors, create_resolver, json_response
+from tatami_functions.common.api import create_resolver, json_response
 from tatami_functions.counters import service
-from tatami_functions.counters.exceptions import (
-    CounterNotFoundError,
-    KeyInProgressError,
-    KeyReusedError,
-    ShardShrinkError,
-    TooManyShardsError,
-)
+from tatami_functions.counters.exceptions import KeyInProgressError
 from tatami_functions.counters.schemas import CounterName, CounterSpec, IdempotencyKey, IncrementBody
 
 app = create_resolver()
@@ -83,33 +77,9 @@ def get_counter(
     return service.read_counter(name, source, consistent).to_json()
 
 
-answer_errors(
-    app,
-    {
-        CounterNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
-        ShardShrinkError: (HTTPStatus.CONFLICT, "target_wcu: {exc}"),
-        # As the IETF Idempotency-Key draft: a key reused with a different payload is 422.
-        KeyReusedError: (
-            HTTPStatus.UNPROCESSABLE_ENTITY,
-            "Idempotency-Key: already used for a different `by` on this counter; use a new key",
-        ),
-    },
-)
-
-
-@app.exception_handler(TooManyShardsError)
-def _too_many_shards(exc: TooManyShardsError) -> Response[Any]:
-    error = {"field": "target_wcu", "in": "body", "message": str(exc)}
-    return json_response(HTTPStatus.BAD_REQUEST, {"message": f"target_wcu: {exc}", "errors": [error]})
-
-
+# The one error common.errors cannot answer: its 409 tells the client when to retry.
 @app.exception_handler(KeyInProgressError)
 def _in_progress(_exc: KeyInProgressError) -> Response[Any]:
     message = "Idempotency-Key: a request with this key is being committed right now; retry shortly"
-    return _retry_later(HTTPStatus.CONFLICT, message)
-
-
-def _retry_later(status: HTTPStatus, message: str) -> Response[Any]:
-    return Response(
-        status, content_types.APPLICATION_JSON, {"message": message}, headers={"Retry-After": "1"}
-    )
+    body = {"message": message}
+    return Response(HTTPStatus.CONFLICT, content_types.APPLICATION_JSON, body, headers={"Retry-After": "1"})
