@@ -29,20 +29,16 @@ sys.path[:0] = [str(ROOT), str(ROOT / "lambdas")]
 
 from tatami.local.engines import processes as engines  # noqa: E402
 from tatami_functions.common.clients import API_CALLS  # noqa: E402
-from tatami_functions.counters import counters_table, shards_table  # noqa: E402
 from tatami_functions.counters.settings import CountersSettings  # noqa: E402
 from tatami_functions.counters.sharding import PARTITION_WCU  # noqa: E402
+from tatami_functions.counters.table import COUNTERS, IDEMPOTENCY, SHARDS  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "counters.json"
 SHARDS_TABLE = "bench-shards"
 TABLES = CountersSettings.environment(
     shards_table=SHARDS_TABLE, counters_table="bench-counters", idempotency_table="bench-idempotency"
 )
-KEYS = {
-    "bench-shards": [shards_table.KEY],
-    "bench-counters": [counters_table.NAME, counters_table.ITEM],
-    "bench-idempotency": ["id"],
-}
+SCHEMAS = {"bench-shards": SHARDS, "bench-counters": COUNTERS, "bench-idempotency": IDEMPOTENCY}
 
 
 class Context:
@@ -96,16 +92,8 @@ def dynamodb() -> Any:
 
 
 def create_tables() -> None:
-    for table, keys in KEYS.items():
-        key_schema: list[Any] = [
-            {"AttributeName": k, "KeyType": t} for k, t in zip(keys, ("HASH", "RANGE"), strict=False)
-        ]
-        dynamodb().create_table(
-            TableName=table,
-            KeySchema=key_schema,
-            AttributeDefinitions=[{"AttributeName": k, "AttributeType": "S"} for k in keys],
-            BillingMode="PAY_PER_REQUEST",
-        )
+    for table, schema in SCHEMAS.items():
+        dynamodb().create_table(**schema.create_table_request(table))
 
 
 def _warm() -> None:
@@ -135,7 +123,10 @@ def consumed_read_units(name: str, shards: int) -> float:
 
     total = 0.0
     for start in range(0, shards, 100):
-        keys = [{shards_table.KEY: {"S": shard_key(name, n)}} for n in range(start, min(start + 100, shards))]
+        keys = [
+            {SHARDS.partition_key.name: {"S": shard_key(name, n)}}
+            for n in range(start, min(start + 100, shards))
+        ]
         response = dynamodb().batch_get_item(
             RequestItems={SHARDS_TABLE: {"Keys": keys}}, ReturnConsumedCapacity="TOTAL"
         )

@@ -46,8 +46,9 @@ from tatami.ip_loader.store import RangesStore  # noqa: E402
 from tatami.local.engines import processes as engines  # noqa: E402
 from tatami.target import Target  # noqa: E402
 from tatami_functions.ip_lookup.addresses import V4, V6, Address, parse_address  # noqa: E402
-from tatami_functions.ip_lookup.lookup import PointerCache, resolve  # noqa: E402
-from tatami_functions.ip_lookup.repository import RangesTable  # noqa: E402
+from tatami_functions.ip_lookup.repository import RangesRepository  # noqa: E402
+from tatami_functions.ip_lookup.service import PointerCache, resolve  # noqa: E402
+from tatami_functions.ip_lookup.table import RANGES  # noqa: E402
 
 RESULTS = REPO / "bench" / "results" / "ip_lookup.json"
 THREADS = 4
@@ -79,13 +80,7 @@ def write_csv(rows: list[tuple[int, int, int]], path: Path, rng: random.Random) 
 
 
 def create_table(client: Any, name: str) -> str:
-    keys = [("pk", "HASH", "S"), ("sk", "RANGE", "B")]
-    client.create_table(
-        TableName=name,
-        KeySchema=[{"AttributeName": n, "KeyType": k} for n, k, _ in keys],
-        AttributeDefinitions=[{"AttributeName": n, "AttributeType": t} for n, _, t in keys],
-        BillingMode="PAY_PER_REQUEST",
-    )
+    client.create_table(**RANGES.create_table_request(name))
     return name
 
 
@@ -136,7 +131,7 @@ def warm_up(target: Target, items: list[dict[str, Any]], jvm_pid: int) -> None:
         list(pool.map(lambda batch: client.batch_write_item(RequestItems={table: batch}), batches))
 
 
-class RecordingTable(RangesTable):
+class RecordingRepository(RangesRepository):
     """The function's repository, recording the read capacity every Query consumed."""
 
     consumed: list[float]
@@ -196,7 +191,7 @@ Rows = list[tuple[int, int, int]]
 
 
 def lookups(target: Target, rows: Rows, count: int, rng: random.Random) -> dict[str, Any]:
-    table = RecordingTable("loaded", target.client("dynamodb"))
+    table = RecordingRepository("loaded", target.client("dynamodb"))
     cache, texts = PointerCache(table, 30.0), lookup_texts(rows, count, rng)
     table.consumed = []
     timed(lambda text: resolve([text], cache), texts[:500])  # warm the connection pool and the JIT

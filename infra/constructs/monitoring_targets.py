@@ -21,10 +21,18 @@ from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
-from infra.constructs.sharded_counter import ShardedCounters
 from infra.constructs.zorder_index import ZOrderIndex
-from tatami_functions.common.metric_names import EXPORT_FAILURES, ROLLUP_LAG
+from tatami_functions.common.metric_names import EXPORT_FAILURES
 from zindex.lambda_handler import LAG_METRIC
+
+
+class ReportsLag:
+    """Mixed into the construct whose `lag_function` emits `lag_metric` (seconds behind its stream, e.g.
+    the counters' roll-up): monitoring alarms on it. A marker, as `CountsExportFailures` is."""
+
+    lag_function: lambda_.Function
+    lag_metric: str
+    lag_service: str  # the function's service (its metrics' `service` dimension)
 
 
 class CountsExportFailures:
@@ -91,10 +99,9 @@ class Targets:
     def _find_service_metrics(self, stack: Stack) -> None:
         for index in _all(stack, ZOrderIndex):
             self.lags.append(ServiceMetric(_name(stack, index), LAG_METRIC, index.maintainer.service))
-        for counters in _all(stack, ShardedCounters):
-            self.lags.append(
-                ServiceMetric(_name(stack, counters.rollup), ROLLUP_LAG, counters.rollup.service)
-            )
+        for reporter in _all(stack, ReportsLag):
+            name = _name(stack, reporter.lag_function)
+            self.lags.append(ServiceMetric(name, reporter.lag_metric, reporter.lag_service))
         for export in _all(stack, CountsExportFailures):
             self.export_failures.append(ServiceMetric(_name(stack, export), EXPORT_FAILURES, export.service))
 

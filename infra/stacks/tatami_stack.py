@@ -11,20 +11,20 @@ from constructs import Construct
 
 from infra.constructs.buckets import WorkshopBucket
 from infra.constructs.forum_orders_businesses import BusinessesModel, ForumModel, OrdersModel
-from infra.constructs.ip_lookup import IpLookup, LookupCache
 from infra.constructs.models_workshop import ModelsWorkshop
 from infra.constructs.page_tokens import PageTokenKey
 from infra.constructs.places import PlacesService
 from infra.constructs.service_api import ApiAuth, ServiceApi
 from infra.constructs.service_function import SharedLayers
-from infra.constructs.sharded_counter import ShardedCounters
 from infra.constructs.shared import Shared
 from infra.services.campaigns import CampaignsService
 from infra.services.carts import CartsService
+from infra.services.counters import CountersService
 from infra.services.docs import DocsService
 from infra.services.documents import DocumentsService
 from infra.services.employees import EmployeesService
 from infra.services.invoices import InvoicesService
+from infra.services.ip_lookup import IpLookupService, LookupCache
 from infra.services.lockers import LockersService
 from infra.services.olap import OlapService, exportable_tables
 from infra.services.replication import ReplicationService
@@ -69,7 +69,7 @@ class TatamiStack(Stack):
         )
         # Each service adds its tables, functions and routes; list its Lambda package for the docs.
         service_packages: list[str] = []
-        ShardedCounters(self, "Counters", shared=self.shared)
+        CountersService(self, "Counters", shared=self.shared)
         service_packages.append("counters")
         ForumModel(self, "ForumModel", shared=self.shared)
         OrdersModel(self, "OrdersModel", shared=self.shared)
@@ -100,7 +100,7 @@ class TatamiStack(Stack):
             "campaigns",
         ]
         ip_cache = LookupCache.from_context(self.node.try_get_context("tatami"))  # off unless cdk.json asks
-        IpLookup(self, "IpLookup", self.shared, cache=ip_cache)
+        IpLookupService(self, "IpLookup", self.shared, cache=ip_cache)
         service_packages.append("ip_lookup")
         # The construct ids are the labs' (their tables and queue keep their logical ids).
         InvoicesService(self, "InvoicesLab", shared=self.shared)

@@ -46,7 +46,7 @@ OUTPUT_COUNTER_SHARDS_TABLE = "CounterShardsTableName"
 OUTPUT_COUNTERS_TABLE = "CountersTableName"
 OUTPUT_COUNTER_IDEMPOTENCY_TABLE = "CounterIdempotencyTableName"
 OUTPUT_COUNTER_ROLLUP_FAILURES = "CounterRollupFailureQueueUrl"
-# Seed 003 IP lookup (infra/constructs/ip_lookup.py).
+# Seed 003 IP lookup (infra/services/ip_lookup.py).
 OUTPUT_IP_RANGES_TABLE = "IpRangesTableName"
 # Seed 004 data models (infra/constructs/models_workshop.py).
 OUTPUT_DEVICE_LOGS_TABLE = "DeviceLogsTableName"

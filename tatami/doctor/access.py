@@ -45,7 +45,7 @@ class Access:
     service: str
     action: str
     resources: tuple[str, ...]
-    label: str  # how the code names them: "CountersShards... (COUNTER_SHARDS_TABLE)"
+    label: str  # how the code names them: "CountersShards... (COUNTER_SHARDS_TABLE_NAME)"
     index: bool | None  # DynamoDB Query/Scan: on an index (True), the table (False), either (None)
     where: str
 

@@ -26,7 +26,7 @@ from tatami_functions.ip_lookup.keys import (
     singleton_key,
     version_of,
 )
-from tatami_functions.ip_lookup.repository import RangesTable
+from tatami_functions.ip_lookup.repository import RangesRepository
 
 BATCH = 25  # BatchWriteItem's limit
 THROTTLED = {"ProvisionedThroughputExceededException", "ThrottlingException", "RequestLimitExceeded"}
@@ -65,7 +65,7 @@ class RangesStore:
     def __init__(self, client: Any, table_name: str, backoff: Backoff | None = None) -> None:
         self.client, self.table_name = client, table_name
         self.backoff = backoff or Backoff()
-        self.reader = RangesTable(table_name, client)
+        self.reader = RangesRepository(table_name, client)
 
     def pointer(self) -> Pointer | None:
         try:

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from infra.constructs.sharded_counter import CounterSettings
+from infra.services.counters import CounterSettings
 from tatami_functions import stack_outputs
-from tatami_functions.counters import counters_table, shards_table
 from tatami_functions.counters.settings import CountersSettings
+from tatami_functions.counters.table import COUNTERS, SHARDS
 from tests.support.synthesis import Synthesized
 
 
@@ -44,12 +44,12 @@ def _actions_on(statements: list[dict[str, Any]], table_id: str) -> set[str]:
 
 def test_key_schemas_are_the_ones_the_code_uses(synthesized: Synthesized) -> None:
     shards = synthesized.table(stack_outputs.OUTPUT_COUNTER_SHARDS_TABLE)
-    assert shards["KeySchema"] == [{"AttributeName": shards_table.KEY, "KeyType": "HASH"}]
+    assert shards["KeySchema"] == [{"AttributeName": SHARDS.partition_key.name, "KeyType": "HASH"}]
     assert shards["StreamSpecification"] == {"StreamViewType": "NEW_IMAGE"}  # the roll-up's input
     counters = synthesized.table(stack_outputs.OUTPUT_COUNTERS_TABLE)
     assert counters["KeySchema"] == [
-        {"AttributeName": counters_table.NAME, "KeyType": "HASH"},
-        {"AttributeName": counters_table.ITEM, "KeyType": "RANGE"},
+        {"AttributeName": COUNTERS.key_names[0], "KeyType": "HASH"},
+        {"AttributeName": COUNTERS.key_names[1], "KeyType": "RANGE"},
     ]
     assert "StreamSpecification" not in counters  # roll-up writes must not feed a stream
 

@@ -8,11 +8,11 @@ import aws_cdk as cdk
 import pytest
 from aws_cdk import Duration, assertions
 
-from infra.constructs.ip_lookup import IpLookup, LookupCache
 from infra.constructs.page_tokens import PageTokenKey
 from infra.constructs.service_api import ServiceApi
 from infra.constructs.service_function import SharedLayers
 from infra.constructs.shared import Shared
+from infra.services.ip_lookup import IpLookupService, LookupCache
 from infra.stacks.tatami_stack import TatamiStack
 from tatami_functions import stack_outputs
 from tatami_functions.ip_lookup.settings import LookupSettings
@@ -103,7 +103,7 @@ def test_the_cache_option_caches_get_ip_per_address_and_keeps_the_stage_limits()
     shared = Shared(
         SharedLayers(stack, "Layers"), ServiceApi(stack, "Api"), PageTokenKey(stack, "PageTokens")
     )
-    IpLookup(stack, "IpLookup", shared, cache=LookupCache(ttl=Duration.minutes(10), cluster_gb="1.6"))
+    IpLookupService(stack, "IpLookup", shared, cache=LookupCache(ttl=Duration.minutes(10), cluster_gb="1.6"))
     template = assertions.Template.from_stack(stack).to_json()
     (stage,) = [r for r in template["Resources"].values() if r["Type"] == "AWS::ApiGateway::Stage"]
     props = stage["Properties"]

@@ -11,57 +11,14 @@ from http import HTTPStatus
 from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools.event_handler import Response, content_types
-from aws_lambda_powertools.event_handler.openapi.params import Body, Header, Path, Query
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
+from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
-from tatami_functions.common.api import answer_errors, create_resolver, json_response
-from tatami_functions.counters.configs import create_or_grow, plan
-from tatami_functions.counters.exceptions import (
-    CounterNotFoundError,
-    KeyInProgressError,
-    KeyReusedError,
-    ShardShrinkError,
-    TooManyShardsError,
-)
-from tatami_functions.counters.increments import increment
-from tatami_functions.counters.reads import read_counter
-from tatami_functions.counters.sharding import MAX_INCREMENT, NAME_PATTERN
+from tatami_functions.common.api import create_resolver, json_response
+from tatami_functions.counters import service
+from tatami_functions.counters.exceptions import KeyInProgressError
+from tatami_functions.counters.schemas import CounterName, CounterSpec, IdempotencyKey, IncrementBody
 
 app = create_resolver()
-
-CounterName = Annotated[
-    str, Path(pattern=NAME_PATTERN, description="1-64 of A-Z a-z 0-9 _ . -, starting with a letter or digit")
-]
-IdempotencyKey = Annotated[
-    str | None,
-    Header(
-        alias="Idempotency-Key",
-        min_length=1,
-        max_length=255,
-        pattern=r"^[\x21-\x7e]+$",
-        description="A client-chosen key (e.g. a UUID): a retried request with the same key counts once",
-    ),
-]
-
-
-class CounterSpec(BaseModel):
-    """How much write traffic the counter must absorb; omitted fields take the deployment's defaults."""
-
-    model_config = ConfigDict(extra="forbid")
-    target_wcu: StrictInt | None = Field(default=None, ge=1, le=10_000_000)
-    safety_factor: float | None = Field(default=None, ge=1, le=4, description="the seed suggests 1.5-2")
-
-
-class IncrementBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    by: StrictInt = Field(ge=-MAX_INCREMENT, le=MAX_INCREMENT, description="non-zero; negative decrements")
-
-    @field_validator("by")
-    @classmethod
-    def _not_zero(cls, value: int) -> int:
-        if value == 0:
-            raise ValueError("must not be 0 (a zero increment would still cost a write)")
-        return value
 
 
 @app.put(
@@ -77,7 +34,8 @@ class IncrementBody(BaseModel):
 def put_counter(name: CounterName, spec: Annotated[CounterSpec | None, Body()] = None) -> Response[Any]:
     spec = spec or CounterSpec()
     sized = spec.target_wcu is not None or spec.safety_factor is not None
-    config, outcome = create_or_grow(plan(name, spec.target_wcu, spec.safety_factor), keep_existing=not sized)
+    wanted = service.plan(name, spec.target_wcu, spec.safety_factor)
+    config, outcome = service.create_or_grow(wanted, keep_existing=not sized)
     status = HTTPStatus.CREATED if outcome == "created" else HTTPStatus.OK
     return json_response(status, {**config.to_json(), "outcome": outcome})
 
@@ -98,7 +56,7 @@ def post_increment(
 ) -> Response[Any]:
     identity = app.current_event.request_context.identity
     caller = identity.user_arn or identity.api_key_id or ""
-    result = increment(name, body.by, idempotency_key, caller)
+    result = service.increment(name, body.by, idempotency_key, caller)
     headers = {"Idempotent-Replayed": "true"} if result["replayed"] else None
     return Response(HTTPStatus.OK, content_types.APPLICATION_JSON, result, headers)
 
@@ -116,36 +74,12 @@ def get_counter(
     consistent: Annotated[bool, Query(description="strongly consistent reads (twice the RCU)")] = False,
     source: Annotated[Literal["shards", "rollup"], Query(description="rollup: one item, may lag")] = "shards",
 ) -> dict[str, Any]:
-    return read_counter(name, source, consistent).to_json()
+    return service.read_counter(name, source, consistent).to_json()
 
 
-answer_errors(
-    app,
-    {
-        CounterNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
-        ShardShrinkError: (HTTPStatus.CONFLICT, "target_wcu: {exc}"),
-        # As the IETF Idempotency-Key draft: a key reused with a different payload is 422.
-        KeyReusedError: (
-            HTTPStatus.UNPROCESSABLE_ENTITY,
-            "Idempotency-Key: already used for a different `by` on this counter; use a new key",
-        ),
-    },
-)
-
-
-@app.exception_handler(TooManyShardsError)
-def _too_many_shards(exc: TooManyShardsError) -> Response[Any]:
-    error = {"field": "target_wcu", "in": "body", "message": str(exc)}
-    return json_response(HTTPStatus.BAD_REQUEST, {"message": f"target_wcu: {exc}", "errors": [error]})
-
-
+# The one error common.errors cannot answer: its 409 tells the client when to retry.
 @app.exception_handler(KeyInProgressError)
 def _in_progress(_exc: KeyInProgressError) -> Response[Any]:
     message = "Idempotency-Key: a request with this key is being committed right now; retry shortly"
-    return _retry_later(HTTPStatus.CONFLICT, message)
-
-
-def _retry_later(status: HTTPStatus, message: str) -> Response[Any]:
-    return Response(
-        status, content_types.APPLICATION_JSON, {"message": message}, headers={"Retry-After": "1"}
-    )
+    body = {"message": message}
+    return Response(HTTPStatus.CONFLICT, content_types.APPLICATION_JSON, body, headers={"Retry-After": "1"})

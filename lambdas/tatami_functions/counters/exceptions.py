@@ -1,15 +1,19 @@
-"""Errors of the counters service; the API turns each into its HTTP answer (see api.py)."""
+"""Errors of the counters service; each answers with its status (`common.errors`), but a key being
+committed, whose 409 carries Retry-After (api.py)."""
 
 from __future__ import annotations
 
+from http import HTTPStatus
+
 from tatami_functions.common.dependencies import DependencyError
+from tatami_functions.common.errors import ConflictError, NotFoundError, ServiceError
 
 
 class CounterError(Exception):
     """Base of every counters error."""
 
 
-class CounterNotFoundError(CounterError):
+class CounterNotFoundError(CounterError, NotFoundError):
     """No counter of that name: create it with `PUT /counters/{name}` (404)."""
 
     def __init__(self, name: str) -> None:
@@ -17,21 +21,23 @@ class CounterNotFoundError(CounterError):
         self.name = name
 
 
-class ShardShrinkError(CounterError):
+class ShardShrinkError(CounterError, ConflictError):
     """A PUT asked for fewer shards than the counter has; shards never go away (409)."""
 
     def __init__(self, name: str, current: int, requested: int) -> None:
         super().__init__(
-            f"counter {name!r} has {current} shards and target_wcu needs {requested}: shard counts only "
-            "grow (every shard keeps part of the count)"
+            f"target_wcu: counter {name!r} has {current} shards and target_wcu needs {requested}: shard "
+            "counts only grow (every shard keeps part of the count)"
         )
 
 
-class TooManyShardsError(CounterError):
+class TooManyShardsError(CounterError, ServiceError):
     """The requested target needs more shards than a read can sum (400 naming target_wcu)."""
 
+    status = HTTPStatus.BAD_REQUEST
+
     def __init__(self, needed: int, limit: int) -> None:
-        super().__init__(f"target_wcu needs {needed} shards; at most {limit} are supported")
+        super().__init__(f"target_wcu: target_wcu needs {needed} shards; at most {limit} are supported")
 
 
 class CounterUnavailableError(CounterError, DependencyError):
@@ -39,8 +45,14 @@ class CounterUnavailableError(CounterError, DependencyError):
     keys left): the caller should retry (503 with Retry-After, `common.dependencies`)."""
 
 
-class KeyReusedError(CounterError):
-    """An Idempotency-Key already used on this counter for a different `by` (422)."""
+class KeyReusedError(CounterError, ServiceError):
+    """An Idempotency-Key already used on this counter for a different `by` (422, as the IETF
+    Idempotency-Key draft answers a key reused with a different payload)."""
+
+    status = HTTPStatus.UNPROCESSABLE_ENTITY
+
+    def __init__(self) -> None:
+        super().__init__("Idempotency-Key: already used for a different `by` on this counter; use a new key")
 
 
 class KeyInProgressError(CounterError):

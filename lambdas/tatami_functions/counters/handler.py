@@ -10,7 +10,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from tatami_functions.common.observability import logger, metrics, tracer
 from tatami_functions.counters.api import app
-from tatami_functions.counters.rollup import handle_batch
+from tatami_functions.counters.service import roll_up
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)
@@ -23,4 +23,4 @@ def api(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
 @tracer.capture_lambda_handler
 @metrics.log_metrics
 def rollup(event: dict[str, Any], context: LambdaContext) -> PartialItemFailureResponse:
-    return handle_batch(event, context)
+    return roll_up(event, context)

@@ -10,13 +10,13 @@ from tatami_functions.common.settings import Settings, variable
 class CountersSettings(Settings):
     """A table is None when the function has no access to it (least privilege): `require` names it."""
 
-    shards_table: str | None = variable("COUNTER_SHARDS_TABLE", default=None)
-    counters_table: str | None = variable("COUNTERS_TABLE", default=None)
-    idempotency_table: str | None = variable("COUNTER_IDEMPOTENCY_TABLE", default=None)
-    default_target_wcu: int = variable("COUNTER_DEFAULT_TARGET_WCU", int, default=1000)
-    safety_factor: float = variable("COUNTER_SAFETY_FACTOR", float, default=1.5)
-    config_cache_seconds: float = variable("COUNTER_CONFIG_CACHE_SECONDS", float, default=60.0)
-    idempotency_ttl_seconds: int = variable("COUNTER_IDEMPOTENCY_TTL_SECONDS", int, default=24 * 3600)
+    shards_table: str | None = variable("COUNTER_SHARDS_TABLE_NAME", default=None)
+    counters_table: str | None = variable("COUNTERS_TABLE_NAME", default=None)
+    idempotency_table: str | None = variable("COUNTER_IDEMPOTENCY_TABLE_NAME", default=None)
+    default_target_wcu: int = variable("COUNTERS_DEFAULT_TARGET_WCU", int, default=1000)
+    safety_factor: float = variable("COUNTERS_SAFETY_FACTOR", float, default=1.5)
+    config_cache_seconds: float = variable("COUNTERS_CONFIG_CACHE_SECONDS", float, default=60.0)
+    idempotency_ttl_seconds: int = variable("COUNTERS_IDEMPOTENCY_TTL_SECONDS", int, default=24 * 3600)
 
 
 @cache

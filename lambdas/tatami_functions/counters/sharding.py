@@ -1,4 +1,5 @@
-"""The shard formula of seed 004 and the keys of shard items; pure (no boto3, no environment).
+"""The shard formula of seed 004, a counter's configuration and the keys of shard items; pure (no
+boto3, no environment).
 
 Seed 004 sizes a write-sharded key for a target write rate: one partition key takes at most 1,000
 WCU, so `shards = ceil(target WCU x ceil(item KB) / 1000)` (100K WCU of 1 KB items -> 100). The
@@ -9,15 +10,20 @@ seed calls that a minimum: random shard choice is uneven, so it suggests 150-200
 from __future__ import annotations
 
 import math
+import random
 import re
+from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 __all__ = [
     "MAX_INCREMENT",
     "MAX_SHARDS",
     "NAME_PATTERN",
     "PARTITION_WCU",
+    "CounterConfig",
     "parse_shard_key",
+    "random_shard",
     "shard_key",
     "shards_needed",
 ]
@@ -28,6 +34,28 @@ MAX_INCREMENT = 1_000_000  # |by| per request; keeps any counter far from a Numb
 # Letters, digits, '_', '.', '-'; never '#', which separates the name from the shard number.
 NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
 _NAME = re.compile(NAME_PATTERN)
+
+
+@dataclass(frozen=True, slots=True)
+class CounterConfig:
+    """What is stored with a counter: its shard count and the target it was sized for."""
+
+    name: str
+    shards: int
+    target_wcu: int
+    safety_factor: float
+
+    def __post_init__(self) -> None:
+        if self.shards < 1:
+            raise ValueError(f"shards {self.shards} must be at least 1 for counter {self.name!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "shards": self.shards,
+            "target_wcu": self.target_wcu,
+            "safety_factor": self.safety_factor,
+        }
 
 
 def shards_needed(target_wcu: int, item_kb: float = 1.0, safety_factor: float = 1.0) -> int:
@@ -75,3 +103,13 @@ def parse_shard_key(key: str) -> tuple[str, int]:
     if not separator or not number.isdigit() or not _NAME.match(name):
         raise ValueError(f"{key!r} is not a shard key '<name>#<n>'")
     return name, int(number)
+
+
+def random_shard(config: CounterConfig) -> int:
+    """The shard an increment goes to: uniformly random, as the seed's formula assumes writes spread
+    evenly over the shards.
+
+    >>> 0 <= random_shard(CounterConfig("votes-A", 150, 100_000, 1.5)) < 150
+    True
+    """
+    return random.randrange(config.shards)

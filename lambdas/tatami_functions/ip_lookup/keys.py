@@ -22,8 +22,9 @@ from functools import lru_cache
 from typing import Any
 
 from tatami_functions.ip_lookup.addresses import BITS, V4, Address, Prefix, address_from_packed, prefix_of
+from tatami_functions.ip_lookup.table import RANGES
 
-PK, SK = "pk", "sk"
+PK, SK = RANGES.key_names
 SINGLETON_SK = b"\x00"  # the sort key of items that are alone in their partition
 ALIAS_PK = "alias#current"
 COUNTER_PK = "meta#versions"

@@ -1,8 +1,10 @@
-"""Reads of the ranges table: the alias (which version is live) and the one-Query lookup.
+"""The IP lookup's AWS calls: reads of the ranges table, the alias (which version is live) and the
+one-Query lookup.
 
-Owns the read expressions and translates `ClientError` into `RangesUnavailableError`. The client is
-created on first use and reused across warm invocations (and across the batch route's threads:
-boto3 clients are thread-safe).
+Owns the read expressions; every SDK error leaves it as a `RangesUnavailableError` (503 with
+`Retry-After`). The client is created on first use and reused across warm invocations (and across the
+batch route's threads: boto3 clients are thread-safe). The loader (`tatami load-ip`) reads the alias
+through it too.
 """
 
 from __future__ import annotations
@@ -27,11 +29,11 @@ from tatami_functions.ip_lookup.settings import LookupSettings
 _LOOKUP = f"{PK} = :pk AND {SK} <= :address"
 
 
-class RangesTable(TableRepository):
+class RangesRepository(TableRepository):
     """The ranges table seen by the lookup function.
 
-    >>> table = RangesTable("Tatami-Ranges", client=boto3.client("dynamodb"))  # doctest: +SKIP
-    >>> table.find(table.pointer(), parse_address("8.8.8.8"))  # doctest: +SKIP
+    >>> ranges = RangesRepository("Tatami-Ranges", client=boto3.client("dynamodb"))  # doctest: +SKIP
+    >>> ranges.find(ranges.pointer(), parse_address("8.8.8.8"))  # doctest: +SKIP
     (Found(start='8.8.8.0', end='8.8.8.255', ...), 0.5)
     """
 
@@ -71,6 +73,6 @@ class RangesTable(TableRepository):
         return (found_from_item(items[0]) if items else None), consumed
 
 
-def default_table() -> RangesTable:
-    """The function's table, named by its environment (created once per execution environment)."""
-    return RangesTable.from_environment()
+def repository() -> RangesRepository:
+    """The function's repository, named by its environment (created once per execution environment)."""
+    return RangesRepository.from_environment()

@@ -78,7 +78,7 @@ def _duckdb_value(value: str | Shape) -> str:
     return f'STRUCT("M" {_duckdb(value)})'
 
 
-# More than their keys: item shapes owned by each service (counters/shards_table.py, ip_lookup/keys.py,
+# More than their keys: item shapes owned by each service (counters/table.py, ip_lookup/keys.py,
 # models/devices/items.py, models/orders/keys.py); unit tests check them against items written by
 # those modules.
 IP_METADATA = ("country", "asn", "organization")  # `data` columns the views expose (CSV headers)

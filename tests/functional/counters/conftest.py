@@ -12,22 +12,23 @@ import pytest
 from tatami_functions.common.clients import aws_client
 from tatami_functions.common.repository import forget_instances
 from tatami_functions.counters.settings import CountersSettings
+from tatami_functions.counters.table import COUNTERS, IDEMPOTENCY, SHARDS
 from tests.support.lambda_runtime import FakeContext, api_event, moto_environment
 
 TABLES = CountersSettings.environment(
     shards_table="shards", counters_table="counters", idempotency_table="idem"
 )
-# The same key schemas as the template (tests/infra/test_counters.py ties the names to the code).
-KEYS = {"shards": ["pk"], "counters": ["name", "item"], "idem": ["id"]}
+# The declared tables (tests/infra/test_counters.py ties the template to the same declarations).
+SCHEMAS = {"shards": SHARDS, "counters": COUNTERS, "idem": IDEMPOTENCY}
 
 
 def _reset_caches() -> None:
-    from tatami_functions.counters import configs, settings
+    from tatami_functions.counters import service, settings
 
     settings.settings.cache_clear()
     aws_client.cache_clear()
     forget_instances()
-    configs._cache.clear()
+    service._cache.clear()
 
 
 @pytest.fixture(scope="module")
@@ -42,15 +43,8 @@ def aws() -> Iterator[Any]:
     }
     with moto_environment(env):
         client = boto3.client("dynamodb")
-        for table, keys in KEYS.items():
-            client.create_table(
-                TableName=table,
-                KeySchema=[
-                    {"AttributeName": k, "KeyType": t} for k, t in zip(keys, ("HASH", "RANGE"), strict=False)
-                ],
-                AttributeDefinitions=[{"AttributeName": k, "AttributeType": "S"} for k in keys],
-                BillingMode="PAY_PER_REQUEST",
-            )
+        for table, schema in SCHEMAS.items():
+            client.create_table(**schema.create_table_request(table))
         yield client
     _reset_caches()
 

@@ -12,8 +12,8 @@ from botocore.exceptions import EndpointConnectionError, ReadTimeoutError
 from botocore.retries import standard
 
 from tatami.local.engines.faults import _error_response
-from tatami_functions.common.clients import API_CALLS, aws_client
 from tatami_functions.common.dependencies import THROTTLED_RETRY_AFTER, UNAVAILABLE_RETRY_AFTER
+from tatami_functions.counters.repository import repository
 
 Call = Callable[..., tuple[int, dict[str, Any], dict[str, str]]]  # the `call` fixture
 ENDPOINT = "https://dynamodb.eu-west-1.amazonaws.com/"
@@ -59,7 +59,7 @@ def failing(
     monkeypatch.setattr(standard.ExponentialBackoff, "delay_amount", lambda self, context: 0.0)
     assert call("PUT", "/counters/down")[0] in (200, 201)
     call("POST", "/counters/down/increments", {"by": 1})  # the write path's config cache is warm too
-    events = aws_client("dynamodb", API_CALLS).meta.events
+    events = repository().client.meta.events  # the one client of the function's repository
     inject, reason, retry_after = request.param
     events.register_first("before-send.dynamodb", inject, unique_id="dependency-failure")
     yield call, reason, retry_after

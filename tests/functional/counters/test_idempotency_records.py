@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from tatami_functions.counters.increments import new_record
+from tatami_functions.counters.idempotency import new_record
 
 Call = Callable[..., tuple[int, dict[str, Any], dict[str, str]]]  # the `call` fixture
 

@@ -14,8 +14,9 @@ from moto import mock_aws
 from tatami.ip_loader.load import LoadOptions, load, prepare
 from tatami.ip_loader.store import RangesStore
 from tatami_functions.common.repository import forget_instances
-from tatami_functions.ip_lookup import lookup
+from tatami_functions.ip_lookup import service
 from tatami_functions.ip_lookup.settings import LookupSettings
+from tatami_functions.ip_lookup.table import RANGES
 from tests.support.lambda_runtime import FAKE_AWS, FakeContext, api_event
 
 TABLE = "ranges"
@@ -36,20 +37,9 @@ def call(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
         monkeypatch.setenv(name, value)
     with mock_aws():
         client = boto3.client("dynamodb")
-        client.create_table(
-            TableName=TABLE,
-            KeySchema=[
-                {"AttributeName": "pk", "KeyType": "HASH"},
-                {"AttributeName": "sk", "KeyType": "RANGE"},
-            ],
-            AttributeDefinitions=[
-                {"AttributeName": "pk", "AttributeType": "S"},
-                {"AttributeName": "sk", "AttributeType": "B"},
-            ],
-            BillingMode="PAY_PER_REQUEST",
-        )
+        client.create_table(**RANGES.create_table_request(TABLE))
         forget_instances()  # a fresh execution environment
-        monkeypatch.setattr(lookup, "_cache", None)
+        monkeypatch.setattr(service, "_cache", None)
         from tatami_functions.ip_lookup.handler import handler
 
         def invoke(method: str, path: str, resource: str, body: Any = None) -> Any:

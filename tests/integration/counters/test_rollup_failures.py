@@ -7,7 +7,7 @@ from typing import Any
 
 from tatami.local.cloud import LocalCloud
 from tatami_functions import stack_outputs
-from tatami_functions.counters.counters_table import parse_rollup
+from tatami_functions.counters.repository import parse_rollup
 from tests.integration.counters.cloud_helpers import create, increment, rollup_settled
 from tests.support.waiting import eventually
 

@@ -15,8 +15,8 @@ from tatami.local.template.intrinsics import LOCAL_REGION
 from tatami_functions import stack_outputs
 from tatami_functions.common.clients import aws_client
 from tatami_functions.common.repository import forget_instances
-from tatami_functions.counters.counters_table import CountersTable, parse_rollup
-from tatami_functions.counters.rollup import handle_batch
+from tatami_functions.counters.repository import parse_rollup, repository
+from tatami_functions.counters.service import roll_up
 from tatami_functions.counters.settings import CountersSettings, settings
 
 
@@ -62,7 +62,7 @@ def rollup_value(name: str) -> tuple[int, int | None]:
     from tatami_functions.counters.settings import settings
 
     item = (
-        CountersTable.from_environment()
+        repository()
         .client.get_item(
             TableName=settings().counters_table,
             Key={"name": {"S": name}, "item": {"S": "rollup"}},
@@ -83,21 +83,21 @@ def test_a_redelivered_batch_and_stale_records_change_nothing(rollup_env: LocalC
         record(name, 0, 2, 3, 3),
         record(name, 1, 2, 4, 4),
     ]
-    assert handle_batch({"Records": batch}) == {"batchItemFailures": []}
+    assert roll_up({"Records": batch}) == {"batchItemFailures": []}
     assert rollup_value(name) == (7, 1_700_000_004)
-    assert handle_batch({"Records": batch}) == {"batchItemFailures": []}  # redelivered whole
-    assert handle_batch({"Records": batch[2:]}) == {"batchItemFailures": []}  # from a checkpoint
-    assert handle_batch({"Records": [record(name, 0, 1, 1, 1)]}) == {"batchItemFailures": []}  # stale
+    assert roll_up({"Records": batch}) == {"batchItemFailures": []}  # redelivered whole
+    assert roll_up({"Records": batch[2:]}) == {"batchItemFailures": []}  # from a checkpoint
+    assert roll_up({"Records": [record(name, 0, 1, 1, 1)]}) == {"batchItemFailures": []}  # stale
     assert rollup_value(name) == (7, 1_700_000_004)
-    handle_batch({"Records": [record(name, 0, 3, 2, 5)]})
+    roll_up({"Records": [record(name, 0, 3, 2, 5)]})
     assert rollup_value(name) == (6, 1_700_000_005)
 
 
 def test_more_shards_than_one_write_holds(rollup_env: LocalCloud) -> None:
     name = f"wide-{uuid.uuid4().hex[:6]}"
     batch = [record(name, shard, 1, shard, shard + 1) for shard in range(200)]
-    assert handle_batch({"Records": batch}) == {"batchItemFailures": []}
-    assert handle_batch({"Records": batch[:120]}) == {"batchItemFailures": []}
+    assert roll_up({"Records": batch}) == {"batchItemFailures": []}
+    assert roll_up({"Records": batch[:120]}) == {"batchItemFailures": []}
     assert rollup_value(name)[0] == sum(range(200))
 
 
@@ -105,6 +105,6 @@ def test_a_malformed_record_is_reported_and_the_rest_applied(rollup_env: LocalCl
     name = f"malformed-{uuid.uuid4().hex[:6]}"
     bad = record(name, 0, 1, 1, 2)
     del bad["dynamodb"]["NewImage"]["v"]
-    response = handle_batch({"Records": [record(name, 1, 1, 4, 1), bad, record(name, 2, 1, 6, 3)]})
+    response = roll_up({"Records": [record(name, 1, 1, 4, 1), bad, record(name, 2, 1, 6, 3)]})
     assert response == {"batchItemFailures": [{"itemIdentifier": str(2).zfill(21)}]}
     assert rollup_value(name)[0] == 10

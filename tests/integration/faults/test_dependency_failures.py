@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import pytest
 
 from tatami.local.cloud import LocalCloud
-from tatami_functions.ip_lookup.lookup import MISS_REREAD_SECONDS
+from tatami_functions.ip_lookup.service import MISS_REREAD_SECONDS
 from tests.support.failing import THROTTLED, UNREACHABLE_ENDPOINT, failing, frozen
 from tests.support.route_families import FAMILIES, Call
 

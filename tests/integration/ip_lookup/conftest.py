@@ -13,8 +13,9 @@ import pytest
 from tatami.ip_loader.load import LoadOptions, LoadSummary, load, prepare
 from tatami.ip_loader.store import RangesStore
 from tatami.target import Target
-from tatami_functions.ip_lookup.lookup import PointerCache
-from tatami_functions.ip_lookup.repository import RangesTable
+from tatami_functions.ip_lookup.repository import RangesRepository
+from tatami_functions.ip_lookup.service import PointerCache
+from tatami_functions.ip_lookup.table import RANGES
 from tatami_functions.stack_outputs import OUTPUT_IP_RANGES_TABLE
 from tests.unit.ip_lookup.ranges_oracle import Range, write_csv
 
@@ -34,11 +35,11 @@ class Ranges:
     def store(self, client: Any = None) -> RangesStore:
         return RangesStore(client or self.client, self.name)
 
-    def table(self) -> RangesTable:
-        return RangesTable(self.name, self.client)
+    def repository(self) -> RangesRepository:
+        return RangesRepository(self.name, self.client)
 
     def cache(self, ttl: float = 0.0) -> PointerCache:
-        return PointerCache(self.table(), ttl)
+        return PointerCache(self.repository(), ttl)
 
     def csv(self, ranges: Iterable[Range], name: str = "ranges.csv") -> Path:
         return write_csv(self.folder / name, ranges)
@@ -56,14 +57,6 @@ class Ranges:
 def ranges(dynamodb_local: str, tmp_path: Path) -> Ranges:
     name = f"ranges-{uuid.uuid4().hex[:8]}"
     target = Target("test", {OUTPUT_IP_RANGES_TABLE: name}, dynamodb_local, None)
-    # The template's key schema (tests/infra/test_ip_lookup.py checks the template says the same).
-    target.client("dynamodb").create_table(
-        TableName=name,
-        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
-        AttributeDefinitions=[
-            {"AttributeName": "pk", "AttributeType": "S"},
-            {"AttributeName": "sk", "AttributeType": "B"},
-        ],
-        BillingMode="PAY_PER_REQUEST",
-    )
+    # The declared table (tests/infra/test_ip_lookup.py checks the template says the same).
+    target.client("dynamodb").create_table(**RANGES.create_table_request(name))
     return Ranges(target, name, tmp_path)

@@ -11,7 +11,7 @@ from tatami.ip_loader.exceptions import InterruptedLoadError, SupersededError, V
 from tatami.ip_loader.load import LoadOptions, load, prepare
 from tatami.ip_loader.store import RangesStore
 from tatami_functions.ip_lookup.addresses import V4, V6
-from tatami_functions.ip_lookup.lookup import resolve
+from tatami_functions.ip_lookup.service import resolve
 from tests.integration.ip_lookup.conftest import Ranges
 from tests.unit.ip_lookup.ranges_oracle import Oracle, Range, expected_body, probes
 
@@ -133,7 +133,7 @@ def test_a_load_stopped_after_the_switch_finishes_its_clean_up_when_run_again(ra
     path = ranges.csv(dataset("b", 40), "b.csv")
     with pytest.raises(KeyboardInterrupt):
         load(prepare([path]), SweepStoppedStore(ranges.client, ranges.name), LoadOptions(grace=0, workers=1))
-    assert ranges.table().pointer().version == 2  # type: ignore[union-attr]
+    assert ranges.repository().pointer().version == 2  # type: ignore[union-attr]
     assert any(pk.startswith("v1#") for pk in ranges.scan_keys())
     finished = ranges.load(path)
     assert finished.already_live and finished.version == 2 and finished.removed > 0 and finished.written == 0
@@ -155,7 +155,7 @@ def test_a_load_overtaken_by_a_newer_version_is_not_switched_in(ranges: Ranges) 
     path = ranges.csv(dataset("a", 5))
     with pytest.raises(SupersededError, match="v99 went live while v1 loaded"):
         load(prepare([path]), RacedStore(ranges.client, ranges.name), LoadOptions(grace=0))
-    assert ranges.table().pointer().version == 99  # type: ignore[union-attr]
+    assert ranges.repository().pointer().version == 99  # type: ignore[union-attr]
 
 
 def test_lookups_during_a_reload_never_mix_versions(ranges: Ranges) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 
 from tatami_functions.ip_lookup.addresses import V4, V6, Address, parse_address
-from tatami_functions.ip_lookup.lookup import resolve
+from tatami_functions.ip_lookup.service import resolve
 from tests.integration.ip_lookup.conftest import Ranges
 from tests.unit.ip_lookup.ranges_oracle import MAX, Oracle, Range, datasets, expected_body, probes
 
@@ -64,7 +64,7 @@ def test_first_and_last_addresses_extremes_boundaries_and_gaps(ranges: Ranges) -
 
 def test_a_lookup_is_one_query_of_half_a_read_unit(ranges: Ranges) -> None:
     ranges.load(ranges.csv(EDGES))
-    table = ranges.table()
+    table = ranges.repository()
     pointer = table.pointer()
     assert pointer is not None
     for text in ("10.0.1.7", "10.0.2.9", "::ff", "255.255.255.255", "2001:e00::1"):  # ranges and gaps

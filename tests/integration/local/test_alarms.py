@@ -12,7 +12,7 @@ import requests
 from tatami.local.cloud import LocalCloud
 from tatami_functions import stack_outputs
 from tatami_functions.common.metric_names import ROLLUP_LAG
-from tatami_functions.counters.shards_table import KEY
+from tatami_functions.counters.table import SHARDS
 from tests.integration.counters.cloud_helpers import create, increment
 from tests.support.alarms import alarm_on, next_period, seen, states
 from tests.support.waiting import eventually
@@ -38,7 +38,9 @@ def test_a_poison_record_in_a_failure_queue_raises_its_alarm_until_the_queue_is_
     discarded = _discarded(app_cloud)
     # A shard record the roll-up cannot parse: its retries fail, then Lambda parks it in the queue.
     shards = app_cloud.outputs[stack_outputs.OUTPUT_COUNTER_SHARDS_TABLE]
-    app_cloud.client("dynamodb").put_item(TableName=shards, Item={KEY: {"S": f"poison-{uuid.uuid4().hex}"}})
+    app_cloud.client("dynamodb").put_item(
+        TableName=shards, Item={SHARDS.partition_key.name: {"S": f"poison-{uuid.uuid4().hex}"}}
+    )
     assert eventually(lambda: _discarded(app_cloud) > discarded, timeout=60)
     assert eventually(lambda: _depth(sqs, queue) > 0)
     states(app_cloud, parked)  # the depth is sampled within this period

@@ -7,11 +7,11 @@ from types import ModuleType
 
 import pytest
 
-from tatami_functions.counters import configs, counters_table, model, rollup, sharding
+from tatami_functions.counters import idempotency, repository, rollup, service, sharding
 
 
 @pytest.mark.parametrize(
-    "module", [sharding, model, rollup, counters_table, configs], ids=lambda m: m.__name__
+    "module", [sharding, rollup, idempotency, repository, service], ids=lambda m: m.__name__
 )
 def test_examples(module: ModuleType) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)

@@ -6,9 +6,8 @@ from typing import Any
 
 import pytest
 
-from tatami_functions.counters.counters_table import _rollup_update, parse_rollup
-from tatami_functions.counters.model import ShardState
-from tatami_functions.counters.rollup import newest_states, shard_update
+from tatami_functions.counters.repository import _rollup_update, parse_rollup
+from tatami_functions.counters.rollup import ShardState, newest_states, shard_update
 
 
 def record(

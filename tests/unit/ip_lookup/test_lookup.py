@@ -1,4 +1,4 @@
-"""Lookups over planned items (ip_lookup/lookup.py) against the bisect oracle; the pointer cache."""
+"""Lookups over planned items (ip_lookup/service.py) against the bisect oracle; the pointer cache."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from tatami.ip_loader.plan import plan
 from tatami.ip_loader.source import Row
 from tatami_functions.ip_lookup.addresses import Address, parse_address
 from tatami_functions.ip_lookup.keys import Found, Pointer
-from tatami_functions.ip_lookup.lookup import PointerCache, resolve
-from tatami_functions.ip_lookup.repository import RangesTable
+from tatami_functions.ip_lookup.repository import RangesRepository
+from tatami_functions.ip_lookup.service import PointerCache, resolve
 from tests.unit.ip_lookup.ranges_oracle import MemoryTable, Oracle, Range, datasets, expected_body, probes
 
 
@@ -24,9 +24,9 @@ def rows_of(ranges: list[Range]) -> list[Row]:
 
 def cache_over(table: Any, ttl: float = 30.0, clock: Any = None) -> PointerCache:
     return (
-        PointerCache(cast(RangesTable, table), ttl, clock)
+        PointerCache(cast(RangesRepository, table), ttl, clock)
         if clock
-        else PointerCache(cast(RangesTable, table), ttl)
+        else PointerCache(cast(RangesRepository, table), ttl)
     )
 
 

@@ -35,7 +35,7 @@ def test_unset_variables_take_their_defaults() -> None:
     [
         (Example, {}, r"^EXAMPLE_TABLE is not set \(Example\.table: the function's construct sets it\)$"),
         (Example, {"EXAMPLE_TABLE": ""}, r"^EXAMPLE_TABLE is not set"),
-        (LookupSettings, {"IP_ALIAS_TTL_SECONDS": "30"}, r"^IP_RANGES_TABLE is not set"),
+        (LookupSettings, {"IP_LOOKUP_ALIAS_TTL_SECONDS": "30"}, r"^IP_RANGES_TABLE_NAME is not set"),
         (Example, {"EXAMPLE_TABLE": "T", "EXAMPLE_LIMIT": "many"}, r"^EXAMPLE_LIMIT='many' is malformed"),
     ],
     ids=["missing", "empty", "a service's", "malformed"],
@@ -55,9 +55,9 @@ def test_a_service_keeps_its_own_error() -> None:
 
 
 def test_a_table_the_function_was_deployed_without_is_named_when_used() -> None:
-    settings = CountersSettings.from_env({"COUNTERS_TABLE": "counters"})
+    settings = CountersSettings.from_env({"COUNTERS_TABLE_NAME": "counters"})
     assert settings.require("counters_table") == "counters"
-    with pytest.raises(SettingsError, match=r"^COUNTER_IDEMPOTENCY_TABLE is not set: this function has no"):
+    with pytest.raises(SettingsError, match=r"^COUNTER_IDEMPOTENCY_TABLE_NAME is not set: this function has"):
         settings.require("idempotency_table")
 
 

@@ -1,8 +1,9 @@
-"""IP range lookup (seed 003): the ranges table, the lookup function and its two routes.
+"""The IP lookup service (seed 003): the ranges table, the lookup function and its two routes.
 
-The table: partition key ``pk`` (String: dataset version, address family and prefix, e.g.
-``v3#4#8.0.0.0/8``), sort key ``sk`` (Binary: the range's first address, big-endian, 4 or 16
-bytes). A lookup is one Query, ``pk = prefix AND sk <= address``, newest first, ``Limit=1``: 0.5 RCU.
+The table, as `tatami_functions.ip_lookup.table` declares it: partition key ``pk`` (String: dataset
+version, address family and prefix, e.g. ``v3#4#8.0.0.0/8``), sort key ``sk`` (Binary: the range's
+first address, big-endian, 4 or 16 bytes). A lookup is one Query, ``pk = prefix AND sk <= address``,
+newest first, ``Limit=1``: 0.5 RCU.
 Datasets are loaded by ``tatami load-ip``, which writes a new version and switches an alias item.
 
 Hot addresses (seed 004: cache hot reads): the function caches the alias per container, and
@@ -19,15 +20,15 @@ from typing import Any
 
 from aws_cdk import CfnOutput, Duration, Stack
 from aws_cdk import aws_apigateway as apigw
-from aws_cdk import aws_dynamodb as dynamodb
 from constructs import Construct
 
-from infra.constructs.data_table import TableCapacity
+from infra.constructs.data_table import TableCapacity, schema_props
 from infra.constructs.service_api import Route, ServiceApi
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from tatami_functions import stack_outputs
 from tatami_functions.ip_lookup.settings import DEFAULT_TTL, LookupSettings
+from tatami_functions.ip_lookup.table import RANGES
 
 LOOKUP_PATH = "/ip/{address}"
 _ADDRESS_PARAMETER = "method.request.path.address"
@@ -40,7 +41,8 @@ _CLUSTER_SIZES = ("0.5", "1.6", "6.1", "13.5", "28.4", "58.2", "118", "237")
 class LookupCache:
     """API Gateway's cache for ``GET /ip/{address}``: `ttl` per address, a cluster of `cluster_gb` GB.
 
-    >>> IpLookup(stack, "IpLookup", shared, cache=LookupCache(ttl=Duration.minutes(5)))  # doctest: +SKIP
+    >>> IpLookupService(stack, "IpLookup", shared,
+    ...                 cache=LookupCache(ttl=Duration.minutes(5)))  # doctest: +SKIP
     """
 
     ttl: Duration = DEFAULT_CACHE_TTL
@@ -66,7 +68,7 @@ class LookupCache:
             raise ValueError(f"cluster_gb {self.cluster_gb!r} must be one of {', '.join(_CLUSTER_SIZES)}")
 
 
-class IpLookup(Construct):
+class IpLookupService(Construct):
     """The IP lookup service on the shared API; `table` is the ranges table the loader fills."""
 
     def __init__(
@@ -83,8 +85,7 @@ class IpLookup(Construct):
         self.table = shared.data_table(
             self,
             "Ranges",
-            partition_key=dynamodb.Attribute(name="pk", type=dynamodb.AttributeType.STRING),
-            sort_key=dynamodb.Attribute(name="sk", type=dynamodb.AttributeType.BINARY),
+            **schema_props(RANGES),
             capacity=capacity,  # pre-warm before a first big load (seed 003) with TableCapacity
         )
         self.function = ServiceFunction(

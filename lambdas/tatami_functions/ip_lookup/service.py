@@ -1,4 +1,4 @@
-"""Lookups: one Query per address, all within one dataset version.
+"""The IP lookup's logic: one Query per address, all within one dataset version.
 
 The *pointer* (the alias: live version and prefix lengths) is cached per execution environment for
 `LookupSettings.alias_ttl_seconds` (30 s), so a hot container spends one strongly consistent read
@@ -20,19 +20,20 @@ from typing import Any
 from tatami_functions.ip_lookup.addresses import Address, parse_address
 from tatami_functions.ip_lookup.exceptions import InvalidAddressError
 from tatami_functions.ip_lookup.keys import Found, Pointer
-from tatami_functions.ip_lookup.repository import RangesTable, default_table
+from tatami_functions.ip_lookup.repository import RangesRepository, repository
 from tatami_functions.ip_lookup.settings import LookupSettings
 
 MISS_REREAD_SECONDS = 1.0
-MAX_BATCH = 100
 _PARALLEL = 16
 
 
 class PointerCache:
     """The alias, read at most once per `ttl` seconds (and on a suspicious miss, once a second)."""
 
-    def __init__(self, table: RangesTable, ttl: float, clock: Callable[[], float] = time.monotonic) -> None:
-        self.table, self.ttl, self._clock = table, ttl, clock
+    def __init__(
+        self, ranges: RangesRepository, ttl: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.ranges, self.ttl, self._clock = ranges, ttl, clock
         self._lock = threading.Lock()
         self._pointer: Pointer | None = None
         self._read_at = float("-inf")
@@ -47,7 +48,7 @@ class PointerCache:
     def _read(self, max_age: float) -> Pointer | None:
         with self._lock:
             if self._clock() - self._read_at >= max_age:
-                self._pointer, self._read_at = self.table.pointer(), self._clock()
+                self._pointer, self._read_at = self.ranges.pointer(), self._clock()
             return self._pointer
 
 
@@ -77,11 +78,11 @@ def resolve(texts: Sequence[Any], cache: PointerCache | None = None) -> Resoluti
     parsed = [_parse(text) for text in texts]
     wanted = sorted({p for p in parsed if isinstance(p, Address)})
     pointer = cache.get() if wanted else None
-    found = _find_all(cache.table, pointer, wanted)
+    found = _find_all(cache.ranges, pointer, wanted)
     if any(not (f and f.covers(a)) for a, f in found.items()):
         fresh = cache.refresh()
         if fresh != pointer:  # switched (or removed) while we were reading: answer from one version
-            pointer, found = fresh, _find_all(cache.table, fresh, wanted)
+            pointer, found = fresh, _find_all(cache.ranges, fresh, wanted)
     outcomes = [_outcome(text, p, found, pointer) for text, p in zip(texts, parsed, strict=True)]
     return Resolution(pointer.version if pointer else None, outcomes)
 
@@ -91,10 +92,10 @@ _pool: ThreadPoolExecutor | None = None
 
 
 def default_cache() -> PointerCache:
-    """The execution environment's pointer cache over the function's table."""
+    """The execution environment's pointer cache over the function's repository."""
     global _cache
     if _cache is None:
-        _cache = PointerCache(default_table(), LookupSettings.from_env().alias_ttl_seconds)
+        _cache = PointerCache(repository(), LookupSettings.from_env().alias_ttl_seconds)
     return _cache
 
 
@@ -106,16 +107,16 @@ def _parse(text: Any) -> Address | InvalidAddressError:
 
 
 def _find_all(
-    table: RangesTable, pointer: Pointer | None, wanted: list[Address]
+    ranges: RangesRepository, pointer: Pointer | None, wanted: list[Address]
 ) -> dict[Address, Found | None]:
     if pointer is None:
         return dict.fromkeys(wanted)
     if len(wanted) == 1:
-        return {wanted[0]: table.find(pointer, wanted[0])[0]}
+        return {wanted[0]: ranges.find(pointer, wanted[0])[0]}
     global _pool
     if _pool is None:
         _pool = ThreadPoolExecutor(_PARALLEL, thread_name_prefix="ip-lookup")
-    answers = _pool.map(lambda address: table.find(pointer, address)[0], wanted)
+    answers = _pool.map(lambda address: ranges.find(pointer, address)[0], wanted)
     return dict(zip(wanted, answers, strict=True))
 
 

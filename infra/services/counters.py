@@ -1,9 +1,9 @@
-"""Write-sharded counters (seed 004's votes example) behind the API, with a stream roll-up.
+"""The counters service (seed 004's votes example) behind the API, with a stream roll-up.
 
-Three tables: the shards (partition key `<name>#<n>`, streamed), the counters (per name a `config`
-item with the shard count the seed's formula gave, and a `rollup` item), and the keyed increments'
-records (partition key `id`, TTL `expiration`: Powertools Idempotency's layout, which the records
-keep). Three functions: the writer
+Three tables, as `tatami_functions.counters.table` declares them: the shards (partition key
+`<name>#<n>`, streamed), the counters (per name a `config` item with the shard count the seed's
+formula gave, and a `rollup` item), and the keyed increments' records (partition key `id`, TTL
+`expiration`: Powertools Idempotency's layout, which the records keep). Three functions: the writer
 (`PUT /counters/{name}`, `POST /counters/{name}/increments`), the reader (`GET /counters/{name}`,
 read-only grants) and the roll-up (the shards' stream, partial batch failures, bisection, bounded
 retries, an on-failure queue).
@@ -18,14 +18,17 @@ from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
+from infra.constructs.data_table import schema_props
+from infra.constructs.monitoring_targets import ReportsLag
 from infra.constructs.service_api import Route
 from infra.constructs.service_function import ServiceFunction, add_environment
 from infra.constructs.shared import Shared
 from infra.constructs.stream_consumer import stream_failure_queue, subscribe_to_stream
 from tatami_functions import stack_outputs
+from tatami_functions.common.metric_names import ROLLUP_LAG
 from tatami_functions.counters.settings import CountersSettings
+from tatami_functions.counters.table import COUNTERS, IDEMPOTENCY, SHARDS
 
-_STRING = dynamodb.AttributeType.STRING
 SERVICE = "counters"
 
 
@@ -59,7 +62,7 @@ class CounterSettings:
             raise ValueError("rollup_max_record_age_hours must be within 1..24 (streams keep 24 hours)")
 
 
-class ShardedCounters(Construct):
+class CountersService(Construct, ReportsLag):
     """The counters service on the shared API; `settings` tune defaults and the roll-up."""
 
     def __init__(
@@ -77,28 +80,14 @@ class ShardedCounters(Construct):
         )
         shared.api.add_routes(self.reader, [Route("GET", "/counters/{name}")])
         self.rollup_failures = self._subscribe_rollup(settings)
+        # Monitoring alarms on the roll-up's lag (ReportsLag).
+        self.lag_function, self.lag_metric, self.lag_service = self.rollup, ROLLUP_LAG, SERVICE
         self._outputs()
 
     def _tables(self, shared: Shared) -> tuple[dynamodb.TableV2, dynamodb.TableV2, dynamodb.TableV2]:
-        shards = shared.data_table(
-            self,
-            "Shards",
-            partition_key=dynamodb.Attribute(name="pk", type=_STRING),
-            # The roll-up needs only the new image: it carries the shard's absolute count and version.
-            dynamo_stream=dynamodb.StreamViewType.NEW_IMAGE,
-        )
-        counters = shared.data_table(
-            self,
-            "Counters",
-            partition_key=dynamodb.Attribute(name="name", type=_STRING),
-            sort_key=dynamodb.Attribute(name="item", type=_STRING),
-        )
-        idempotency = shared.data_table(  # one record per Idempotency-Key: key `id`, TTL `expiration`
-            self,
-            "Idempotency",
-            partition_key=dynamodb.Attribute(name="id", type=_STRING),
-            time_to_live_attribute="expiration",
-        )
+        shards = shared.data_table(self, "Shards", **schema_props(SHARDS))
+        counters = shared.data_table(self, "Counters", **schema_props(COUNTERS))
+        idempotency = shared.data_table(self, "Idempotency", **schema_props(IDEMPOTENCY))
         return shards, counters, idempotency
 
     def _function(
