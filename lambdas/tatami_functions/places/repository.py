@@ -35,14 +35,14 @@ class PlacesRepository(TableRepository):
         return cls(PlacesSettings.from_env().index.table)
 
     def get(self, place_id: str) -> dict[str, Any]:
-        """The item with this id as the API shows it; raises PlaceNotFoundError."""
+        """The stored item with this id; raises PlaceNotFoundError."""
         response = self._call("get_item", TableName=self.table_name, Key={KEY: {"S": place_id}})
         if "Item" not in response:
             raise PlaceNotFoundError(place_id)
-        return index_search.item(to_item(response["Item"]))
+        return to_item(response["Item"])
 
     def put(self, place_id: str, attributes: Mapping[str, Any]) -> dict[str, Any]:
-        """Replace the user attributes of a place (index keys untouched); the stored place as shown."""
+        """Replace the user attributes of a place (index keys untouched); returns the stored item."""
         names = {f"#a{i}": name for i, name in enumerate(USER_ATTRIBUTES)}
         given = [i for i, name in enumerate(USER_ATTRIBUTES) if attributes.get(name) is not None]
         missing = [i for i, name in enumerate(USER_ATTRIBUTES) if attributes.get(name) is None]
@@ -58,7 +58,11 @@ class PlacesRepository(TableRepository):
             ExpressionAttributeValues={f":v{i}": to_wire(attributes[USER_ATTRIBUTES[i]]) for i in given},
             ReturnValues="ALL_NEW",
         )
-        return index_search.item(to_item(response["Attributes"]))
+        return to_item(response["Attributes"])
+
+    def shown(self, stored: Mapping[str, Any]) -> dict[str, Any]:
+        """A stored item as the API shows it: no index keys, numbers as JSON numbers (the engine's view)."""
+        return index_search.item(stored)
 
     def search(
         self,

@@ -17,14 +17,16 @@ Bounds = tuple[float | int | None, float | int | None]
 
 def place(place_id: str, repository: PlacesRepository | None = None) -> dict[str, Any]:
     """One place; PlaceNotFoundError (a 404) if there is none."""
-    return (repository or storage.repository()).get(place_id)
+    table = repository or storage.repository()
+    return table.shown(table.get(place_id))
 
 
 def replace(
     place_id: str, attributes: dict[str, Any], repository: PlacesRepository | None = None
 ) -> dict[str, Any]:
     """Replace a place's attributes; the indexes follow within about a second (the stream maintainer)."""
-    return (repository or storage.repository()).put(place_id, attributes)
+    table = repository or storage.repository()
+    return table.shown(table.put(place_id, attributes))
 
 
 def search(

@@ -16,15 +16,13 @@ from tatami.local.template.assembly import TableSpec
 from tatami_functions.common.instants import EARLIEST, LATEST
 from tatami_functions.devices.exceptions import LogConflictError, LogNotFoundError
 from tatami_functions.devices.repository import (
-    ESCALATION_INDEX,
-    OPERATOR_INDEX,
-    SHARD_INDEX,
     DeviceLogsRepository,
     Reads,
     to_item,
 )
 from tatami_functions.devices.schemas import DeviceLog, Level, LogIn
 from tatami_functions.devices.service import new_log, since
+from tatami_functions.devices.table import ESCALATION_INDEX, OPERATOR_INDEX, SHARD_INDEX
 from tests.support import models_workshop
 from tests.support.models_workshop import Workshop, workshop_tables
 
@@ -82,7 +80,7 @@ def test_an_operators_logs_in_the_seeds_window_come_from_its_gsi(
     reads = Reads()
     found, _ = logs.operator_logs("MAX", SEED_WINDOW, None, 25, reads)
     assert times(found) == ["12345@00:00:08", "67890@00:00:02", "12345@00:00:00"]  # 00:00:12 is outside
-    assert workshop.recorder.operations() == [("Query", OPERATOR_INDEX)]
+    assert workshop.recorder.operations() == [("Query", OPERATOR_INDEX.name)]
     assert reads.total.items_read == len(found)
 
 
@@ -92,7 +90,7 @@ def test_escalations_are_read_from_the_sparse_index_only(
     reads = Reads()
     found, _ = logs.escalations(None, None, None, 25, reads)
     assert sorted(times(found)) == ["12345@00:00:08", "12345@00:00:12", "67890@00:00:09"]
-    assert workshop.recorder.operations() == [("Scan", ESCALATION_INDEX)]
+    assert workshop.recorder.operations() == [("Scan", ESCALATION_INDEX.name)]
     table_size = workshop.client.scan(TableName=workshop.table("DeviceLogsTableName"), Select="COUNT")[
         "Count"
     ]
@@ -102,7 +100,7 @@ def test_escalations_are_read_from_the_sparse_index_only(
     assert times(to_sara) == ["12345@00:00:08", "12345@00:00:12"]  # WARNING# sorts after ERROR#
     errors, _ = logs.escalations("SARA", Level.ERROR, None, 25, Reads())
     assert times(errors) == ["12345@00:00:12"]
-    assert workshop.recorder.operations() == [("Query", ESCALATION_INDEX)] * 2
+    assert workshop.recorder.operations() == [("Query", ESCALATION_INDEX.name)] * 2
     assert all(call.scanned == call.count for call in workshop.recorder.calls)
 
 
@@ -151,8 +149,8 @@ def test_recent_logs_query_every_shard_and_page_newest_first(workshop: Workshop)
     assert created == sorted(created, reverse=True) and len(set(map(str, found))) == len(found)
     assert {log.message for log in fresh} <= {log.message for log in found}
     assert all(log.created_at >= since(4, now.timestamp()) for log in found)  # 5 h and 10 h old logs excluded
-    assert {op for op in workshop.recorder.operations()} == {("Query", SHARD_INDEX)}
-    assert workshop.recorder.operations()[:10] == [("Query", SHARD_INDEX)] * 10  # page one: all N shards
+    assert {op for op in workshop.recorder.operations()} == {("Query", SHARD_INDEX.name)}
+    assert workshop.recorder.operations()[:10] == [("Query", SHARD_INDEX.name)] * 10  # page one: all N shards
     assert reads.total.items_read <= 3 * len(found)  # bounded re-reads at page edges, never the whole table
 
 
