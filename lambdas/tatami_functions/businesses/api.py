@@ -2,30 +2,20 @@
 
 from __future__ import annotations
 
-from http import HTTPStatus
 from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
 from tatami_functions.businesses import service
-from tatami_functions.businesses.exceptions import BusinessNotFoundError
 from tatami_functions.businesses.locations import location_levels
 from tatami_functions.businesses.schemas import ID_PATTERN, TYPE_PATTERN, Business
-from tatami_functions.common.api import answer_errors, create_resolver
+from tatami_functions.common.api import create_resolver
 from tatami_functions.common.paging import DEFAULT_LIMIT, Limit, NextToken
 
 app = create_resolver("businesses")
 
 Id = Annotated[str, Path(pattern=ID_PATTERN, description="Letters, digits, '_', '.', '-' (1..64)")]
-
-
-answer_errors(
-    app,
-    {
-        BusinessNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
-    },
-)
 
 
 @app.get("/businesses", summary="Businesses of a type, drilled down by Country[:State[:City]]")

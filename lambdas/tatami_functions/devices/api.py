@@ -10,11 +10,10 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
-from tatami_functions.common.api import CREATED, answer_errors, create_resolver, json_response
+from tatami_functions.common.api import CREATED, create_resolver, json_response
 from tatami_functions.common.instants import AwareInstant
 from tatami_functions.common.paging import DEFAULT_LIMIT, Limit, NextToken
 from tatami_functions.devices import service
-from tatami_functions.devices.exceptions import LogConflictError, LogNotFoundError
 from tatami_functions.devices.schemas import AssignmentIn, Level, LogIn, Name
 
 app = create_resolver("device logs")
@@ -22,15 +21,6 @@ app = create_resolver("device logs")
 DeviceId = Annotated[str, Path(min_length=1, max_length=128)]
 From = Annotated[AwareInstant | None, Query(alias="from", description="inclusive, ISO 8601 with zone")]
 To = Annotated[AwareInstant | None, Query(description="inclusive, ISO 8601 with zone")]
-
-
-answer_errors(
-    app,
-    {
-        LogNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
-        LogConflictError: (HTTPStatus.CONFLICT, "created_at: {exc}"),
-    },
-)
 
 
 @app.post(

@@ -140,7 +140,9 @@ class DeviceLogsRepository(TableRepository):
         """Store a log; a retry of the same log succeeds, a different one on its key is a conflict."""
         self._write(
             "put_item",
-            LogConflictError(f"device {log.device_id} already has a different {log.sort_key} log"),
+            LogConflictError(
+                f"created_at: device {log.device_id} already has a different {log.sort_key} log"
+            ),
             Item=to_item(log),
             ConditionExpression="attribute_not_exists(device_id) OR message = :message",
             ExpressionAttributeValues={":message": {"S": log.message}},

@@ -2,28 +2,17 @@
 
 from __future__ import annotations
 
-from http import HTTPStatus
 from typing import Any
 
-from tatami_functions.common.api import answer_errors, create_resolver
+from tatami_functions.common.api import create_resolver
 from tatami_functions.common.instants import bounds
 from tatami_functions.common.paging import DEFAULT_LIMIT, Limit, NextToken
 from tatami_functions.common.text import path_name
 from tatami_functions.forum import service
-from tatami_functions.forum.exceptions import ForumNotFoundError, ThreadNotFoundError
 from tatami_functions.forum.replies import ReplyQuery
 from tatami_functions.forum.schemas import ForumName, From, Order, Subject, To
 
 app = create_resolver("forums")
-
-
-answer_errors(
-    app,
-    {
-        ForumNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
-        ThreadNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
-    },
-)
 
 
 @app.get("/forums", summary="Every forum (Scan of the Forum table)")

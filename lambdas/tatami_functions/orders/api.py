@@ -15,11 +15,6 @@ from tatami_functions.common.api import CREATED, answer_errors, create_resolver,
 from tatami_functions.common.instants import Instant, bounds, just_before
 from tatami_functions.common.paging import DEFAULT_LIMIT, Limit, NextToken
 from tatami_functions.orders import service
-from tatami_functions.orders.exceptions import (
-    CustomerNotFoundError,
-    OrderExistsError,
-    OrderNotFoundError,
-)
 from tatami_functions.orders.schemas import (
     ID_PATTERN,
     CustomerOrdersQuery,
@@ -41,15 +36,8 @@ MAX_TOTAL = Decimal("1e9")
 TOTAL = WithJsonSchema({"type": "number", "minimum": 0, "maximum": float(MAX_TOTAL)})
 
 
-answer_errors(
-    app,
-    {
-        OrderNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
-        CustomerNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
-        OrderExistsError: (HTTPStatus.CONFLICT, "{exc}"),
-        BadQueryError: (HTTPStatus.BAD_REQUEST, "{exc}"),  # "<parameter>: <reason>": a 400 naming it
-    },
-)
+# The engine's BadQueryError reads "<parameter>: <reason>": a 400 naming the parameter.
+answer_errors(app, {BadQueryError: (HTTPStatus.BAD_REQUEST, "{exc}")})
 
 
 SEARCH_PARAMETERS = {  # the engine's name for a bound -> this route's parameter

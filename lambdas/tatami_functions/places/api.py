@@ -13,7 +13,6 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 from tatami_functions.common.api import answer_errors, create_resolver
 from tatami_functions.common.paging import DEFAULT_LIMIT, Limit, NextToken
 from tatami_functions.places import service
-from tatami_functions.places.exceptions import PlaceNotFoundError
 from tatami_functions.places.schemas import (
     ID_PATTERN,
     LatitudeQ,
@@ -30,13 +29,8 @@ app = create_resolver("places")
 PlaceId = Annotated[str, Path(pattern=ID_PATTERN, description="Any id of letters, digits and _.:-")]
 
 
-answer_errors(
-    app,
-    {
-        PlaceNotFoundError: (HTTPStatus.NOT_FOUND, "no place with id {exc}"),
-        BadQueryError: (HTTPStatus.BAD_REQUEST, "{exc}"),  # "<parameter>: <reason>": a 400 naming it
-    },
-)
+# The engine's BadQueryError reads "<parameter>: <reason>": a 400 naming the parameter.
+answer_errors(app, {BadQueryError: (HTTPStatus.BAD_REQUEST, "{exc}")})
 
 
 @app.get("/places/search", summary="Places inside a box", response_description="Items in index order")
