@@ -35,8 +35,8 @@ from tatami.olap import duck  # noqa: E402
 from tatami.olap.exports import fetch, latest_summary  # noqa: E402
 from tatami.scan import parallel_scan  # noqa: E402
 from tatami.target import Target  # noqa: E402
-from tatami_functions.devices.items import to_item  # noqa: E402
-from tatami_functions.devices.models import DeviceLog, Level  # noqa: E402
+from tatami_functions.devices.repository import to_item  # noqa: E402
+from tatami_functions.devices.schemas import DeviceLog, Level  # noqa: E402
 from tatami_functions.olap.catalog import named_queries  # noqa: E402
 from tatami_functions.olap.exports import TableExports  # noqa: E402
 from tatami_functions.olap.layout import table_prefix  # noqa: E402

@@ -34,10 +34,10 @@ from _zorder_search import REPO
 
 from tatami.local.engines import processes as engines
 from tatami.local.template.intrinsics import LOCAL_REGION
-from tatami.samples.places import rows
+from tatami.samples.places import rows, write_places
 from tatami.target import cloud_target
-from tatami_functions.places.repository import PlacesTable
-from tatami_functions.places.schema import PLACES
+from tatami_functions.places.repository import PlacesRepository
+from tatami_functions.places.table import PLACES
 from tests.support.streams import stream_records
 from tests.support.zindex import create_table
 from zindex.dynamodb import CLIENT_OPTIONS, IndexRepository
@@ -64,7 +64,7 @@ def fresh_table(endpoint: str, items: list[dict[str, Any]]) -> IndexRepository:
     """A new places table with a stream, the items written without index keys."""
     declaration = PLACES.named(f"bench-maint-{uuid.uuid4().hex[:8]}")
     create_table(client(endpoint), declaration, stream=True)
-    PlacesTable(declaration.table, client(endpoint)).write_many(items)
+    write_places(PlacesRepository(declaration.table, client(endpoint)), items)
     return IndexRepository(declaration, client(endpoint))
 
 

@@ -56,7 +56,7 @@ from _zorder_search.data import DECLARATION
 from _zorder_search.figures import percentile
 
 from tatami.samples.places import rows as place_rows
-from tatami_functions.places.schema import POPULATION_INDEX, Z_INDEX
+from tatami_functions.places.table import POPULATION_INDEX, Z_INDEX
 from zindex import IndexedTable, SearchQuery, SortedIndex, ZIndex
 from zindex.keys import index_keys
 from zindex.optimizer import choose

@@ -33,7 +33,8 @@ from _zorder_search.data import DECLARATION, client, options, prepare, query_of,
 from _zorder_search.figures import percentile
 from _zorder_search.strategies import Run, run_loop, run_ours, run_scan, run_single
 
-from tatami_functions.places.models import DEFAULT_LIMIT, MAX_LIMIT
+from tatami_functions.common.paging import DEFAULT_LIMIT
+from tatami_functions.common.paging import LIMIT_MAX as MAX_LIMIT
 from zindex.dynamodb import IndexRepository
 from zindex.optimizer import describe
 from zindex.search import Searcher

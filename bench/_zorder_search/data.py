@@ -17,7 +17,7 @@ import boto3
 from _zorder_search import REPO
 from tatami.local.engines import processes as engines
 from tatami.samples.places import rows as place_rows
-from tatami_functions.places.schema import PLACES
+from tatami_functions.places.table import PLACES
 from tests.support.zindex import create_table, write_indexed
 from zindex import IndexedTable, SearchQuery
 from zindex.analyze import analyze

@@ -6,7 +6,7 @@ any action of a table that has an index (a GetItem cannot read an index). These 
 access pattern calls, on the ARNs it uses; `tatami doctor` checks each against the code.
 
 >>> grant_table(function, table, "GetItem", "PutItem")  # doctest: +SKIP
->>> grant_indexes(function, table, ["BusinessLocation"], "Query")  # doctest: +SKIP
+>>> grant_indexes(function, table, [BUSINESS_LOCATION.name], "Query")  # doctest: +SKIP
 """
 
 from __future__ import annotations

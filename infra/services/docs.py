@@ -1,26 +1,23 @@
 """The docs service: the function that answers `GET /openapi.json`, every service's routes merged.
 
 Its asset holds every service's route modules (`tatami_functions.docs.api` imports them by name at
-run time), so the stack passes the packages of the services it built.
+run time); every service package is built by the stack (`tests/unit/layout/test_service_shape.py`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from constructs import Construct
 
 from infra.constructs.service_api import Route
-from infra.constructs.service_function import ServiceFunction, route_modules
+from infra.constructs.service_function import FUNCTIONS_PACKAGE, ServiceFunction, route_modules
 from infra.constructs.shared import Shared
+from infra.paths import LAMBDAS_DIR
 
 
 class DocsService(Construct):
     """The docs function (`Function`) and its route."""
 
-    def __init__(
-        self, scope: Construct, construct_id: str, *, shared: Shared, service_packages: Sequence[str]
-    ) -> None:
+    def __init__(self, scope: Construct, construct_id: str, *, shared: Shared) -> None:
         super().__init__(scope, construct_id)
         self.function = ServiceFunction(
             self,
@@ -28,8 +25,14 @@ class DocsService(Construct):
             layers=shared.layers,
             service="docs",
             handler="tatami_functions.docs.handler.handler",
-            imports=route_modules(service_packages),  # the routes it merges, imported by name
+            imports=route_modules(service_packages()),  # the routes it merges, imported by name
             uses_zorder=True,  # it imports every service's routes, places' among them
             description="Serves the merged OpenAPI document of every route",
         )
         shared.api.add_routes(self.function, [Route("GET", "/openapi.json")])
+
+
+def service_packages() -> list[str]:
+    """The packages of `tatami_functions` with routes (the docs function's own aside)."""
+    root = LAMBDAS_DIR / FUNCTIONS_PACKAGE
+    return sorted(p.name for p in root.iterdir() if (p / "api.py").exists() and p.name != "docs")

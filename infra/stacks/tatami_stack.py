@@ -10,23 +10,25 @@ from aws_cdk import CfnOutput, Stack
 from constructs import Construct
 
 from infra.constructs.buckets import WorkshopBucket
-from infra.constructs.forum_orders_businesses import BusinessesModel, ForumModel, OrdersModel
-from infra.constructs.models_workshop import ModelsWorkshop
 from infra.constructs.page_tokens import PageTokenKey
-from infra.constructs.places import PlacesService
 from infra.constructs.service_api import ApiAuth, ServiceApi
 from infra.constructs.service_function import SharedLayers
 from infra.constructs.shared import Shared
+from infra.services.businesses import BusinessesService
 from infra.services.campaigns import CampaignsService
 from infra.services.carts import CartsService
 from infra.services.counters import CountersService
+from infra.services.devices import DevicesService
 from infra.services.docs import DocsService
 from infra.services.documents import DocumentsService
 from infra.services.employees import EmployeesService
+from infra.services.forum import ForumService
 from infra.services.invoices import InvoicesService
 from infra.services.ip_lookup import IpLookupService, LookupCache
 from infra.services.lockers import LockersService
 from infra.services.olap import OlapService, exportable_tables
+from infra.services.orders import OrdersService
+from infra.services.places import PlacesService
 from infra.services.replication import ReplicationService
 from tatami_functions import stack_outputs
 
@@ -68,12 +70,11 @@ class TatamiStack(Stack):
             replica_regions=settings.replica_regions,
         )
         # Each service adds its tables, functions and routes; list its Lambda package for the docs.
-        service_packages: list[str] = []
         CountersService(self, "Counters", shared=self.shared)
-        service_packages.append("counters")
-        ForumModel(self, "ForumModel", shared=self.shared)
-        OrdersModel(self, "OrdersModel", shared=self.shared)
-        BusinessesModel(self, "BusinessesModel", shared=self.shared)
+        # The ids the services were first deployed under: their tables keep their logical IDs.
+        ForumService(self, "ForumModel", shared=self.shared)
+        OrdersService(self, "OrdersModel", shared=self.shared)
+        BusinessesService(self, "BusinessesModel", shared=self.shared)
         # Seed 004's services share one scope (their resources keep the logical IDs they were deployed
         # with, "Workshop...") and one bucket (document bodies, the device logs' archive).
         workshop = Construct(self, "Workshop")
@@ -84,34 +85,21 @@ class TatamiStack(Stack):
             key=stack_outputs.OUTPUT_WORKSHOP_BUCKET,
             value=workshop_bucket.bucket_name,
         )
-        ModelsWorkshop(workshop, "Default", shared=self.shared, bucket=workshop_bucket)
+        DevicesService(workshop, "DeviceLogs", shared=self.shared, bucket=workshop_bucket)
         CartsService(workshop, "Carts", shared=self.shared)
         DocumentsService(workshop, "Documents", shared=self.shared, bucket=workshop_bucket)
         LockersService(workshop, "Lockers", shared=self.shared)
         CampaignsService(workshop, "CampaignUsers", shared=self.shared)
-        service_packages += [
-            "forum",
-            "orders",
-            "businesses",
-            "devices",
-            "carts",
-            "documents",
-            "lockers",
-            "campaigns",
-        ]
         ip_cache = LookupCache.from_context(self.node.try_get_context("tatami"))  # off unless cdk.json asks
         IpLookupService(self, "IpLookup", self.shared, cache=ip_cache)
-        service_packages.append("ip_lookup")
         # The construct ids are the labs' (their tables and queue keep their logical ids).
         InvoicesService(self, "InvoicesLab", shared=self.shared)
         EmployeesService(self, "EmployeesLab", shared=self.shared)
         ReplicationService(self, "ReplicationLab", shared=self.shared)
-        service_packages += ["invoices", "employees", "replication"]
         PlacesService(self, "Places", shared=self.shared)
-        service_packages.append("places")
         # Analytics read exports of every table with point-in-time recovery (seed 004: OLAP goes out
         # through S3), so this comes after every service.
         OlapService(self, "Olap", self.shared, tables=exportable_tables(self))
-        DocsService(self, "Docs", shared=self.shared, service_packages=service_packages)
+        DocsService(self, "Docs", shared=self.shared)
         CfnOutput(self, stack_outputs.OUTPUT_API_URL, value=api.rest_api.url)
         CfnOutput(self, stack_outputs.OUTPUT_OPENAPI_URL, value=api.rest_api.url_for_path("/openapi.json"))

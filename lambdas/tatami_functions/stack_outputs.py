@@ -35,7 +35,7 @@ STACK_NAME = stack_name()
 
 OUTPUT_API_URL = "ApiUrl"
 OUTPUT_OPENAPI_URL = "OpenApiUrl"
-# Seed 001/002 data models (infra/constructs/forum_orders_businesses.py).
+# Seed 001/002 data models (infra/services/forum.py, orders.py, businesses.py).
 OUTPUT_FORUMS_TABLE = "ForumsTableName"
 OUTPUT_THREADS_TABLE = "ThreadsTableName"
 OUTPUT_REPLIES_TABLE = "RepliesTableName"
@@ -48,7 +48,7 @@ OUTPUT_COUNTER_IDEMPOTENCY_TABLE = "CounterIdempotencyTableName"
 OUTPUT_COUNTER_ROLLUP_FAILURES = "CounterRollupFailureQueueUrl"
 # Seed 003 IP lookup (infra/services/ip_lookup.py).
 OUTPUT_IP_RANGES_TABLE = "IpRangesTableName"
-# Seed 004 data models (infra/constructs/models_workshop.py).
+# Seed 004 data models (infra/services/: devices, carts, documents, lockers, campaigns).
 OUTPUT_DEVICE_LOGS_TABLE = "DeviceLogsTableName"
 OUTPUT_CARTS_TABLE = "CartsTableName"
 OUTPUT_DOCUMENTS_TABLE = "DocumentsTableName"
@@ -66,7 +66,7 @@ OUTPUT_OLAP_BUCKET = "OlapBucketName"
 OUTPUT_OLAP_TABLES = "OlapTables"
 OUTPUT_OLAP_DATABASE = "OlapDatabaseName"
 OUTPUT_OLAP_WORKGROUP = "OlapWorkGroupName"
-# Places (infra/constructs/places.py): the table, the Z-order index settings (JSON), the failure queue.
+# Places (infra/services/places.py): the table, the Z-order index settings (JSON), the failure queue.
 OUTPUT_PLACES_TABLE = "PlacesTableName"
 OUTPUT_PLACES_ZINDEX = "PlacesZIndex"
 OUTPUT_PLACES_FAILURES = "PlacesMaintainerFailureQueueUrl"

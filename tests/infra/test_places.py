@@ -14,7 +14,7 @@ from infra.constructs.service_function import SharedLayers
 from infra.constructs.shared import Shared
 from infra.constructs.zorder_index import ZOrderIndex
 from tatami_functions import stack_outputs
-from tatami_functions.places.schema import PLACES, PROJECTED
+from tatami_functions.places.table import PLACES, PROJECTED
 from tests.support.synthesis import Synthesized
 from zindex import Attribute, IndexedTable, SortedIndex, ZIndex
 from zorder import UInt

@@ -2,7 +2,7 @@
 
 The services' tables come from their declarations (`tatami_functions.<service>.table`, which their
 constructs build the deployed tables from); the device logs' from the CloudFormation the
-`ModelsWorkshop` construct synthesizes, in a stack of its own so the other services' constructs are
+`DevicesService` construct synthesizes, in a stack of its own so the other services' constructs are
 not built. Never from a second description.
 """
 
@@ -42,17 +42,17 @@ def workshop_tables() -> dict[str, dict[str, Any]]:
     from aws_cdk import assertions
 
     from infra.constructs.buckets import WorkshopBucket
-    from infra.constructs.models_workshop import ModelsWorkshop
     from infra.constructs.page_tokens import PageTokenKey
     from infra.constructs.service_api import ServiceApi
     from infra.constructs.service_function import SharedLayers
     from infra.constructs.shared import Shared
+    from infra.services.devices import DevicesService
 
     stack = cdk.Stack(cdk.App(), "Workshop")
     shared = Shared(
         SharedLayers(stack, "Layers"), ServiceApi(stack, "Api"), PageTokenKey(stack, "PageTokens")
     )
-    ModelsWorkshop(stack, "Workshop", shared=shared, bucket=WorkshopBucket(stack, "Storage").bucket)
+    DevicesService(stack, "DeviceLogs", shared=shared, bucket=WorkshopBucket(stack, "Storage").bucket)
     template = assertions.Template.from_stack(stack).to_json()
     resources = template["Resources"]
     tables: dict[str, dict[str, Any]] = {}
@@ -173,19 +173,19 @@ def load_seed(workshop: Workshop) -> None:
 def _load_logs(workshop: Workshop, data: dict[str, Any]) -> None:
     from datetime import UTC, datetime, timedelta
 
-    from tatami_functions.devices.logs import new_log
-    from tatami_functions.devices.models import LogIn
-    from tatami_functions.devices.repository import DeviceLogsTable
+    from tatami_functions.devices.repository import DeviceLogsRepository
+    from tatami_functions.devices.schemas import LogIn
+    from tatami_functions.devices.service import new_log
 
     logs, now = (
-        DeviceLogsTable(workshop.table("DeviceLogsTableName"), client=workshop.client),
+        DeviceLogsRepository(workshop.table("DeviceLogsTableName"), client=workshop.client),
         datetime.now(UTC),
     )
     for log in [dict(entry) for entry in data["device_logs"]]:
-        logs.put(new_log(log.pop("device_id"), LogIn(**log), logs.shards, now.timestamp()))
+        logs.put_log(new_log(log.pop("device_id"), LogIn(**log), logs.shards, now.timestamp()))
     for log in [dict(entry) for entry in data["recent_logs"]["logs"]]:
         device_id, created = log.pop("device_id"), now - timedelta(minutes=log.pop("minutes_ago"))
-        logs.put(new_log(device_id, LogIn(**log, created_at=created), logs.shards, now.timestamp()))
+        logs.put_log(new_log(device_id, LogIn(**log, created_at=created), logs.shards, now.timestamp()))
     workshop.loaded_at = now.timestamp()
 
 

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from decimal import Decimal
 from typing import Any
 
-from tatami_functions.places.schema import PLACES, POPULATION_CEILING
+from tatami_functions.places.table import PLACES, POPULATION_CEILING
 from zindex import Cursor, IndexedTable, Plan, SearchQuery, SortedIndex, ZIndex
 from zindex.dynamodb import IndexRepository
 from zindex.dynamojson import to_wire, to_wire_item

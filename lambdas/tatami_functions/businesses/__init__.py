@@ -1,1 +1,2 @@
-"""Seed 002's Business listings: one GSI (BusinessType + `Country:State:City`) drills down by location."""
+"""Business listings behind `/businesses` (seed 002's Business table): one sparse GSI (BusinessType +
+`Country:State:City`) drills down by location."""

@@ -2,56 +2,41 @@
 
 from __future__ import annotations
 
-from http import HTTPStatus
 from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
-from tatami_functions.businesses.exceptions import BusinessNotFoundError
-from tatami_functions.businesses.models import ID_PATTERN, TYPE_PATTERN, Business, location_levels
-from tatami_functions.businesses.repository import BusinessesRepository
-from tatami_functions.common.api import answer_errors, create_resolver
-from tatami_functions.common.paging import Limit, NextToken, cursor_from, scope
+from tatami_functions.businesses import service
+from tatami_functions.businesses.locations import location_levels
+from tatami_functions.businesses.schemas import ID_PATTERN, TYPE_PATTERN, Business
+from tatami_functions.common.api import create_resolver
+from tatami_functions.common.paging import DEFAULT_LIMIT, Limit, NextToken
 
 app = create_resolver("businesses")
 
 Id = Annotated[str, Path(pattern=ID_PATTERN, description="Letters, digits, '_', '.', '-' (1..64)")]
 
 
-def repository() -> BusinessesRepository:
-    return BusinessesRepository.from_environment()
-
-
-answer_errors(
-    app,
-    {
-        BusinessNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
-    },
-)
-
-
 @app.get("/businesses", summary="Businesses of a type, drilled down by Country[:State[:City]]")
 def list_businesses(
     type: Annotated[str, Query(pattern=TYPE_PATTERN, description="BusinessType, e.g. CoffeeShop")],
     location: Annotated[str | None, Query(max_length=310, description="e.g. USA:Washington")] = None,
-    limit: Limit = 20,
+    limit: Limit = DEFAULT_LIMIT,
     next_: NextToken = None,
 ) -> dict[str, Any]:
     try:
         levels = location_levels(location) if location is not None else ()
     except ValueError as exc:
         raise BadRequestError(f"location: {exc}") from None
-    token_scope = scope("businesses", type=type, location=levels)
-    page = repository().by_location(type, levels, limit, cursor_from(next_, token_scope))
-    return page.body(token_scope)
+    return service.by_location(type, levels, limit, next_)
 
 
 @app.get("/businesses/<id>", summary="One business listing (GetItem)")
 def get_business(id: Id) -> dict[str, Any]:
-    return repository().get(id)
+    return service.business(id)
 
 
 @app.put("/businesses/<id>", summary="Create or replace a listing; without a location it is not indexed")
 def put_business(id: Id, business: Annotated[Business, Body()]) -> dict[str, Any]:
-    return repository().save(id, business)
+    return service.save(id, business)

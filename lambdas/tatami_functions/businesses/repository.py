@@ -1,9 +1,9 @@
 """The Business table (seed 002) and its BusinessLocation index: writes, GetItem, the drill-down Query.
 
-BusinessLocation is keyed on BusinessType + `Country:State:City` and projects BusinessName,
-BusinessAddress and PhoneNumber, so a listing page never reads the base table. It is sparse: a
-listing without a location is written without `Location` (DynamoDB refuses an empty string as an
-index key, and an absent key keeps the item out of the index, which costs nothing).
+BusinessLocation (`table.BUSINESS_LOCATION`) is keyed on BusinessType + `Country:State:City` and
+projects BusinessName, BusinessAddress and PhoneNumber, so a listing page never reads the base table.
+It is sparse: a listing without a location is written without `Location` (DynamoDB refuses an empty
+string as an index key, and an absent key keeps the item out of the index, which costs nothing).
 """
 
 from __future__ import annotations
@@ -11,14 +11,16 @@ from __future__ import annotations
 from typing import Any
 
 from tatami_functions.businesses.exceptions import BusinessesUnavailableError, BusinessNotFoundError
-from tatami_functions.businesses.models import LEVELS, SEPARATOR, Business
+from tatami_functions.businesses.locations import LEVELS, SEPARATOR, location_fields, location_key
+from tatami_functions.businesses.schemas import Business
 from tatami_functions.businesses.settings import BusinessesSettings
+from tatami_functions.businesses.table import BUSINESS_LOCATION, BUSINESSES
 from tatami_functions.common.attribute_values import low_level, plain
 from tatami_functions.common.paging import Item, ListPage, ReadStats, cut, start_key
 from tatami_functions.common.repository import TableRepository
 
-LOCATION_INDEX = "BusinessLocation"
-INDEX_KEYS = ("BusinessType", "Location", "BusinessId")
+# What a page's cursor holds: the index's keys and the table's.
+INDEX_KEYS = (*BUSINESS_LOCATION.key_names, *BUSINESSES.key_names)
 
 
 def location_condition(levels: tuple[str, ...]) -> tuple[str, dict[str, Any]]:
@@ -35,15 +37,15 @@ def location_condition(levels: tuple[str, ...]) -> tuple[str, dict[str, Any]]:
     if not levels:
         return "", {}
     if len(levels) == len(LEVELS):
-        return "#location = :location", {":location": {"S": SEPARATOR.join(levels)}}
-    return "begins_with(#location, :location)", {":location": {"S": SEPARATOR.join(levels) + SEPARATOR}}
+        return "#location = :location", {":location": {"S": location_key(levels)}}
+    return "begins_with(#location, :location)", {":location": {"S": location_key(levels) + SEPARATOR}}
 
 
 def shown(item: Item) -> dict[str, Any]:
     """A listing as callers see it: `Location` split back into Country, State and City."""
     business = plain(item, hidden=("Location",))
     if "Location" in item:
-        business |= dict(zip(LEVELS, item["Location"]["S"].split(SEPARATOR), strict=True))
+        business |= location_fields(item["Location"]["S"])
     return business
 
 
@@ -73,7 +75,7 @@ class BusinessesRepository(TableRepository):
         condition, values = location_condition(levels)
         request: dict[str, Any] = {
             "TableName": self.table_name,
-            "IndexName": LOCATION_INDEX,
+            "IndexName": BUSINESS_LOCATION.name,
             "KeyConditionExpression": " AND ".join(filter(None, ["BusinessType = :type", condition])),
             "ExpressionAttributeValues": {":type": {"S": business_type}, **values},
             "Limit": limit + 1,
@@ -85,3 +87,8 @@ class BusinessesRepository(TableRepository):
         response = self._call("query", **request)
         items, next_key = cut(response["Items"], response.get("LastEvaluatedKey"), limit, INDEX_KEYS)
         return ListPage([shown(item) for item in items], next_key, ReadStats.of(response))
+
+
+def repository() -> BusinessesRepository:
+    """The function's repository, named by its environment (made once per execution environment)."""
+    return BusinessesRepository.from_environment()

@@ -1,4 +1,4 @@
-"""The businesses function's settings: its table (the BusinessesModel construct sets it)."""
+"""The businesses function's settings: its table (infra/services/businesses.py sets it)."""
 
 from __future__ import annotations
 

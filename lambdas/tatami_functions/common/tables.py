@@ -6,8 +6,8 @@ builds the CloudFormation table from it (`infra.constructs.data_table.DataTable.
 and tools build the same CreateTable request from it (`create_table_request`). So a table's key or GSI
 name is written in one place, and the deployed table and the code that queries it cannot disagree.
 
->>> ORDERS = TableSchema("OrderId", indexes=(IndexSchema("CustomerOrders", "CustomerId", "OrderDate"),))
->>> ORDERS.index("CustomerOrders").key_names
+>>> ORDERS = TableSchema("OrderId", indexes=(IndexSchema("ByCustomer", "CustomerId", "OrderDate"),))
+>>> ORDERS.index("ByCustomer").key_names
 ('CustomerId', 'OrderDate')
 >>> ORDERS.create_table_request("Orders")["KeySchema"]
 [{'AttributeName': 'OrderId', 'KeyType': 'HASH'}]

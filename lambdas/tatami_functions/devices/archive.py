@@ -11,6 +11,8 @@ device log is a batch item failure while the batch's other logs are archived, an
 the object every record of the batch fails (the function errs: Lambda retries, then bisects). A
 retry starts at the lowest failed record, so logs after a poisoned one come again and land in the
 retry's object too: the archive is at least once, and each line carries its log's key to dedupe on.
+
+Pure: `service.archive_expired` writes the object through the repository.
 """
 
 from __future__ import annotations
@@ -21,20 +23,10 @@ import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
-from aws_lambda_powertools.utilities.typing import LambdaContext
-from botocore.exceptions import BotoCoreError, ClientError
-
-from tatami_functions.common.clients import aws_client
 from tatami_functions.common.observability import logger
-from tatami_functions.common.stream_batches import partial_response
 from tatami_functions.common.stream_images import plain_image
-from tatami_functions.devices.settings import ArchiveSettings
-
-if TYPE_CHECKING:
-    from mypy_boto3_s3 import S3Client
 
 PREFIX = "archive/device-logs/"
 TTL_PRINCIPAL = "dynamodb.amazonaws.com"
@@ -59,12 +51,11 @@ def expired_log(record: dict[str, Any]) -> dict[str, Any]:
 
 def _json_value(value: Any) -> Any:
     """Numbers as int (a log's numbers are whole), binaries as base64 text, sets as sorted lists."""
-    from boto3.dynamodb.types import Binary  # boto3 with the first record, not at init
-
     if isinstance(value, Decimal):
         return int(value)
-    if isinstance(value, Binary | bytes):
-        return base64.b64encode(bytes(value)).decode()
+    binary = getattr(value, "value", value)  # the codec wraps bytes in boto3's Binary (`.value`)
+    if isinstance(binary, bytes):
+        return base64.b64encode(binary).decode()
     if isinstance(value, dict):
         return {key: _json_value(inner) for key, inner in value.items()}
     if isinstance(value, set):
@@ -96,9 +87,8 @@ class ArchivedBatch:
     failed: dict[str, str] = field(default_factory=dict)
 
 
-def archive_expired(records: list[dict[str, Any]], client: S3Client | None = None) -> ArchivedBatch:
-    """Archive a batch's TTL deletions in one object; a record that is not a device log fails alone,
-    and all of them fail if S3 refuses the object."""
+def expired_logs(records: list[dict[str, Any]]) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
+    """A batch's TTL deletions by sequence number, and the records that are not device logs (with why)."""
     expired: dict[str, dict[str, Any]] = {}
     failed: dict[str, str] = {}
     for record in records:
@@ -110,32 +100,13 @@ def archive_expired(records: list[dict[str, Any]], client: S3Client | None = Non
         except (ArithmeticError, KeyError, TypeError, ValueError) as exc:
             logger.warning("not a device log", extra={"sequence_number": sequence, "error": repr(exc)})
             failed[sequence] = f"not a device log ({type(exc).__name__}: {exc})"
-    if not expired:
-        return ArchivedBatch(failed=failed)
-    key = object_key(records)
-    lines = "".join(json.dumps(log, ensure_ascii=False) + "\n" for log in expired.values())
-    try:
-        (client or _client()).put_object(
-            Bucket=ArchiveSettings.from_env().bucket,
-            Key=key,
-            Body=gzip.compress(lines.encode()),
-            ContentType="application/x-ndjson",
-        )
-    except (ClientError, BotoCoreError) as exc:
-        why = f"cannot archive {len(expired)} expired logs: {exc}"
-        logger.warning("archive object refused; its records will be retried", extra={"error": why})
-        return ArchivedBatch(failed=failed | dict.fromkeys(expired, why))
-    return ArchivedBatch(key, len(expired), failed)
+    return expired, failed
 
 
-def handle_batch(event: dict[str, Any], context: LambdaContext | None = None) -> PartialItemFailureResponse:
-    """The archiver's work: archive the batch, report what must be retried."""
-    batch = archive_expired(event["Records"])
-    if batch.key is not None:
-        logger.info("archived expired logs", extra={"key": batch.key, "archived": batch.archived})
-    return partial_response(event, context, batch.failed)
+def archive_object(logs: list[dict[str, Any]]) -> bytes:
+    """The archive object's body: one JSON line per log, gzipped.
 
-
-def _client() -> S3Client:
-    client: S3Client = aws_client("s3")
-    return client
+    >>> gzip.decompress(archive_object([{"device_id": "12345"}]))
+    b'{"device_id": "12345"}\\n'
+    """
+    return gzip.compress("".join(json.dumps(log, ensure_ascii=False) + "\n" for log in logs).encode())

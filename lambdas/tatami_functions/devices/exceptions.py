@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from tatami_functions.common.dependencies import DependencyError
+from tatami_functions.common.errors import ConflictError, NotFoundError
 
 
 class DeviceLogsError(Exception):
     """Base class of the model's errors."""
 
 
-class LogNotFoundError(DeviceLogsError):
+class LogNotFoundError(DeviceLogsError, NotFoundError):
     """No log has this device, level and created_at."""
 
 
-class LogConflictError(DeviceLogsError):
+class LogConflictError(DeviceLogsError, ConflictError):
     """Another log with the same device, level and created_at (to the millisecond) already exists."""
 
 

@@ -1,4 +1,4 @@
-"""Lambda entry points of the device-logs model: the API and the TTL archiver (stream)."""
+"""Lambda entry points of the device logs: the API and the TTL archiver (a stream consumer)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from aws_lambda_powertools.utilities.batch.types import PartialItemFailureRespon
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from tatami_functions.common.observability import logger, tracer
+from tatami_functions.devices import service
 from tatami_functions.devices.api import app
-from tatami_functions.devices.archive import handle_batch
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)
@@ -22,4 +22,4 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
 @logger.inject_lambda_context
 @tracer.capture_lambda_handler
 def archive(event: dict[str, Any], context: LambdaContext) -> PartialItemFailureResponse:
-    return handle_batch(event, context)
+    return service.archive_batch(event, context)

@@ -4,18 +4,19 @@ into 503."""
 from __future__ import annotations
 
 from tatami_functions.common.dependencies import DependencyError
+from tatami_functions.common.errors import NotFoundError
 
 
 class ForumError(Exception):
     """Base of the forum model's errors."""
 
 
-class ForumNotFoundError(ForumError, LookupError):
+class ForumNotFoundError(ForumError, NotFoundError):
     def __init__(self, forum: str) -> None:
         super().__init__(f"no forum named {forum!r}")
 
 
-class ThreadNotFoundError(ForumError, LookupError):
+class ThreadNotFoundError(ForumError, NotFoundError):
     def __init__(self, forum: str, subject: str) -> None:
         super().__init__(f"no thread {subject!r} in forum {forum!r}")
 

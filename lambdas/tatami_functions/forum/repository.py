@@ -1,15 +1,13 @@
-"""The Forum, Thread and Reply tables of seed 001: key names, key conditions, the three read operations.
+"""The Forum, Thread and Reply tables of seed 001 (`table`): the forum Scan, the thread and reply
+Queries, GetItem and the loaders' writes.
 
-Forum has a hash key (Name): the forum list is the one Scan. Thread (ForumName + Subject) and Reply
-(Id + ReplyDateTime) have composite keys: a forum's threads and a thread's replies are one Query
-each, returned in range-key order, with BETWEEN on ReplyDateTime. Reply's Id joins forum name and
-subject with '#' so one hash key holds exactly one thread's replies.
+A forum's threads and a thread's replies are one Query each, returned in range-key order, with BETWEEN
+on ReplyDateTime.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Self
 
 from tatami_functions.common.attribute_values import low_level, plain
@@ -21,35 +19,16 @@ from tatami_functions.forum.exceptions import (
     InvalidItemError,
     ThreadNotFoundError,
 )
+from tatami_functions.forum.replies import SEPARATOR, ReplyQuery, reply_id
 from tatami_functions.forum.settings import ForumTables
+from tatami_functions.forum.table import FORUMS, REPLIES, THREADS
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
 
-FORUM_KEY = ("Name",)
-THREAD_KEY = ("ForumName", "Subject")
-REPLY_KEY = ("Id", "ReplyDateTime")
-SEPARATOR = "#"
-
-
-def reply_id(forum: str, subject: str) -> str:
-    """The Reply table's hash key of one thread.
-
-    >>> reply_id("DynamoDB", "DynamoDB Thread 1")
-    'DynamoDB#DynamoDB Thread 1'
-    """
-    return f"{forum}{SEPARATOR}{subject}"
-
-
-@dataclass(frozen=True, slots=True)
-class ReplyQuery:
-    """Which replies of a thread: ReplyDateTime within [low, high] (instants; None is open)."""
-
-    forum: str
-    subject: str
-    low: str | None = None
-    high: str | None = None
-    descending: bool = False
+FORUM_KEY = FORUMS.key_names
+THREAD_KEY = THREADS.key_names
+REPLY_KEY = REPLIES.key_names
 
 
 class ForumRepository(Repository["DynamoDBClient"]):
@@ -140,3 +119,8 @@ class ForumRepository(Repository["DynamoDBClient"]):
 def _page(response: Mapping[str, Any], limit: int, key_names: tuple[str, ...]) -> ListPage:
     items, cursor = cut(response.get("Items", []), response.get("LastEvaluatedKey"), limit, key_names)
     return ListPage([plain(item) for item in items], cursor, ReadStats.of(response))
+
+
+def repository() -> ForumRepository:
+    """The function's repository, named by its environment (made once per execution environment)."""
+    return ForumRepository.from_environment()

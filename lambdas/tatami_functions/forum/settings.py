@@ -1,4 +1,4 @@
-"""The forum function's settings: its three tables (the ForumModel construct sets them)."""
+"""The forum function's settings: its three tables (infra/services/forum.py sets them)."""
 
 from __future__ import annotations
 

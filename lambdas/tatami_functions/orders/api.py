@@ -11,17 +11,11 @@ from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 from pydantic import WithJsonSchema
 
-from tatami_functions.common import index_search
 from tatami_functions.common.api import CREATED, answer_errors, create_resolver, json_response
 from tatami_functions.common.instants import Instant, bounds, just_before
-from tatami_functions.common.paging import Limit, NextToken
+from tatami_functions.common.paging import DEFAULT_LIMIT, Limit, NextToken
 from tatami_functions.orders import service
-from tatami_functions.orders.exceptions import (
-    CustomerNotFoundError,
-    OrderExistsError,
-    OrderNotFoundError,
-)
-from tatami_functions.orders.models import (
+from tatami_functions.orders.schemas import (
     ID_PATTERN,
     CustomerOrdersQuery,
     NewOrder,
@@ -29,12 +23,9 @@ from tatami_functions.orders.models import (
     StatusChange,
     StatusOrdersQuery,
 )
-from tatami_functions.orders.repository import OrdersRepository
-from tatami_functions.orders.search import SCOPE
 from zindex import BadQueryError
 
 app = create_resolver("orders")
-index_search.answer_bad_queries(app)
 
 Id = Annotated[str, Path(pattern=ID_PATTERN, description="Letters, digits, '_', '.', '-' (1..36)")]
 When = Annotated[Instant | None, Query(description="An instant (ISO 8601; UTC if no offset)")]
@@ -45,18 +36,8 @@ MAX_TOTAL = Decimal("1e9")
 TOTAL = WithJsonSchema({"type": "number", "minimum": 0, "maximum": float(MAX_TOTAL)})
 
 
-def repository() -> OrdersRepository:
-    return OrdersRepository.from_environment()
-
-
-answer_errors(
-    app,
-    {
-        OrderNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
-        CustomerNotFoundError: (HTTPStatus.NOT_FOUND, "{exc}"),
-        OrderExistsError: (HTTPStatus.CONFLICT, "{exc}"),
-    },
-)
+# The engine's BadQueryError reads "<parameter>: <reason>": a 400 naming the parameter.
+answer_errors(app, {BadQueryError: (HTTPStatus.BAD_REQUEST, "{exc}")})
 
 
 SEARCH_PARAMETERS = {  # the engine's name for a bound -> this route's parameter
@@ -80,7 +61,7 @@ def search_orders(
         Decimal | None, Query(ge=0, le=MAX_TOTAL, description="Largest total"), TOTAL
     ] = None,
     status: Annotated[Status | None, Query(description="Only orders in this status")] = None,
-    limit: Annotated[int, Query(ge=1, le=1000, description="Items per page (1..1000)")] = 100,
+    limit: Limit = DEFAULT_LIMIT,
     next_: NextToken = None,
     explain: Annotated[bool, Query(description="Also return every candidate plan with its estimate")] = False,
 ) -> dict[str, Any]:
@@ -88,15 +69,8 @@ def search_orders(
     cost and the plan chosen. ``total_min > total_max`` is a 400 naming ``total_min``."""
     if total_min is not None and total_max is not None and total_min > total_max:
         raise BadRequestError(f"total_min: {total_min} is greater than total_max {total_max}")
-    request = index_search.query(
-        {
-            "OrderDate": bounds(from_, to),
-            "Total": (total_min, total_max),
-            "Status": (status.value, status.value) if status else (None, None),
-        }
-    )
     try:
-        return index_search.search_page(request, SCOPE, limit, next_, explain)
+        return service.search(bounds(from_, to), (total_min, total_max), status, limit, next_, explain)
     except BadQueryError as exc:  # the engine names the attribute's bound; the caller sent a parameter
         raise BadQueryError(SEARCH_PARAMETERS.get(exc.field, exc.field), exc.reason) from None
 
@@ -107,33 +81,33 @@ def search_orders(
     responses={**CREATED, 409: {"description": "an order with this OrderId exists"}},
 )
 def place_order(order: Annotated[NewOrder, Body()]) -> Response[Any]:
-    return json_response(HTTPStatus.CREATED, service.place_order(repository(), order))
+    return json_response(HTTPStatus.CREATED, service.place_order(order))
 
 
 @app.get("/orders/<id>", summary="One order (GetItem)")
 def get_order(id: Id) -> dict[str, Any]:
-    return repository().get_order(id)
+    return service.order(id)
 
 
 @app.patch("/orders/<id>", summary="Change an order's status (and the index keys derived from it)")
 def change_status(id: Id, change: Annotated[StatusChange, Body()]) -> dict[str, Any]:
-    return repository().set_status(id, change.Status)
+    return service.change_status(id, change.Status)
 
 
 @app.get("/orders", summary="Orders in a status since a date: N parallel Queries of the sharded index")
 def orders_by_status(
     status: Annotated[Status, Query(description="The status")],
     since: When = None,
-    limit: Limit = 20,
+    limit: Limit = DEFAULT_LIMIT,
     next_: NextToken = None,
 ) -> dict[str, Any]:
     low, _ = bounds(since, None, ("since", "-"))
-    return service.status_orders(repository(), StatusOrdersQuery(status, low), limit, next_)
+    return service.status_orders(StatusOrdersQuery(status, low), limit, next_)
 
 
 @app.get("/customers/<id>", summary="A customer's summary: order count, total spent, last order")
 def get_customer(id: Id) -> dict[str, Any]:
-    return repository().get_customer(id)
+    return service.customer(id)
 
 
 @app.get(
@@ -146,7 +120,7 @@ def customer_orders(
     to: When = None,
     before: When = None,
     order: Annotated[Literal["asc", "desc"], Query(description="OrderDate order")] = "asc",
-    limit: Limit = 20,
+    limit: Limit = DEFAULT_LIMIT,
     next_: NextToken = None,
 ) -> dict[str, Any]:
     if to is not None and before is not None:
@@ -157,4 +131,4 @@ def customer_orders(
         if low is not None and low > high:
             raise BadRequestError(f"from: {low} is not before `before` {before.isoformat()}")
     query = CustomerOrdersQuery(id, status, low, high, order == "desc")
-    return service.customer_orders(repository(), query, limit, next_)
+    return service.customer_orders(query, limit, next_)

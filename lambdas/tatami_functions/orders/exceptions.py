@@ -4,23 +4,24 @@ failing DynamoDB (503)."""
 from __future__ import annotations
 
 from tatami_functions.common.dependencies import DependencyError
+from tatami_functions.common.errors import ConflictError, NotFoundError
 
 
 class OrdersError(Exception):
     """Base of the orders model's errors."""
 
 
-class OrderNotFoundError(OrdersError, LookupError):
+class OrderNotFoundError(OrdersError, NotFoundError):
     def __init__(self, order_id: str) -> None:
         super().__init__(f"no order {order_id!r}")
 
 
-class CustomerNotFoundError(OrdersError, LookupError):
+class CustomerNotFoundError(OrdersError, NotFoundError):
     def __init__(self, customer_id: str) -> None:
         super().__init__(f"no customer {customer_id!r} (a customer exists once they placed an order)")
 
 
-class OrderExistsError(OrdersError):
+class OrderExistsError(OrdersError, ConflictError):
     def __init__(self, order_id: str) -> None:
         super().__init__(f"order {order_id!r} was already placed; GET /orders/{order_id} shows it")
 

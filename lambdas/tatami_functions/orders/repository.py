@@ -1,8 +1,9 @@
-"""The Orders table (seed 002) and the Customers summary table: writes, reads, ClientError translation.
+"""The Orders table (seed 002) and the Customers summary table: writes, reads, the key conditions of
+the GSIs (`table`), and the search through the Z-index engine.
 
 Placing an order is one TransactWriteItems: the order (only if its id is new) and the customer's
 summary (order count, total spent, last order), so the two never disagree. Reads are GetItem or one
-Query on a named index; the sharded status index is read by `models.orders.sharded`.
+Query on a named index; the sharded status index is read one shard at a time (`sharded` merges them).
 """
 
 from __future__ import annotations
@@ -10,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self
 
-from botocore.exceptions import ClientError
+from botocore.exceptions import BotoCoreError, ClientError
 
+from tatami_functions.common import index_search
 from tatami_functions.common.attribute_values import low_level, plain
 from tatami_functions.common.paging import Item, ListPage, ReadStats, cut, start_key
-from tatami_functions.common.repository import CONDITION_FAILED, Repository
+from tatami_functions.common.repository import CONDITION_FAILED, Repository, range_condition
 from tatami_functions.orders import keys
 from tatami_functions.orders.exceptions import (
     CustomerNotFoundError,
@@ -22,12 +24,59 @@ from tatami_functions.orders.exceptions import (
     OrderNotFoundError,
     OrdersUnavailableError,
 )
-from tatami_functions.orders.models import CustomerOrdersQuery, Status
+from tatami_functions.orders.schemas import CustomerOrdersQuery, Status
 from tatami_functions.orders.settings import OrdersTables
 from tatami_functions.orders.sharded import ShardPage
+from tatami_functions.orders.table import CUSTOMER_ORDERS, CUSTOMER_STATUS_ORDERS, ORDERS, STATUS_ORDERS
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
+
+# What a page's cursor holds on each GSI: the index's keys and the table's.
+INDEX_KEYS = {
+    index.name: (*index.key_names, *ORDERS.key_names)
+    for index in (CUSTOMER_ORDERS, CUSTOMER_STATUS_ORDERS, STATUS_ORDERS)
+}
+
+
+def customer_condition(query: CustomerOrdersQuery) -> tuple[str, str, dict[str, Any]]:
+    """(index, KeyConditionExpression, values) answering a customer-orders question with one Query.
+
+    Without a status: CustomerOrders, a range on OrderDate. With one: CustomerStatusOrders, whose
+    `Status#OrderDate` sort key turns "PENDING and older than D" into one BETWEEN.
+
+    >>> customer_condition(CustomerOrdersQuery("c1", Status.PENDING))[1]
+    'CustomerId = :customer AND begins_with(StatusDate, :prefix)'
+    """
+    values: dict[str, Any] = {":customer": {"S": query.customer_id}}
+    if query.status is None:
+        condition, bounds = range_condition("OrderDate", query.low, query.high)
+        expression = " AND ".join(filter(None, ["CustomerId = :customer", condition]))
+        return CUSTOMER_ORDERS.name, expression, values | bounds
+    prefix = f"{query.status.value}{keys.SEPARATOR}"
+    if query.low is None and query.high is None:
+        values[":prefix"] = {"S": prefix}
+        return (
+            CUSTOMER_STATUS_ORDERS.name,
+            "CustomerId = :customer AND begins_with(StatusDate, :prefix)",
+            values,
+        )
+    # '$' is the character after '#': `STATUS$` sorts after every `STATUS#<date>` and before any
+    # other status, so it closes an open upper bound exactly.
+    values[":low"] = {"S": prefix + (query.low or "")}
+    values[":high"] = {"S": prefix + query.high if query.high else f"{query.status.value}$"}
+    return CUSTOMER_STATUS_ORDERS.name, "CustomerId = :customer AND StatusDate BETWEEN :low AND :high", values
+
+
+def shard_condition(status: Status, shard: int, since: str | None) -> tuple[str, dict[str, Any]]:
+    """KeyConditionExpression and values of one shard of StatusOrders.
+
+    >>> shard_condition(Status.ORDERED, 2, None)
+    ('StatusShard = :shard', {':shard': {'S': 'ORDERED#2'}})
+    """
+    condition, bounds = range_condition("OrderDate", since, None)
+    values = {":shard": {"S": keys.status_shard(status, shard)}} | bounds
+    return " AND ".join(filter(None, ["StatusShard = :shard", condition])), values
 
 
 class OrdersRepository(Repository["DynamoDBClient"]):
@@ -116,8 +165,8 @@ class OrdersRepository(Repository["DynamoDBClient"]):
         return plain(response["Item"])
 
     def customer_orders(self, query: CustomerOrdersQuery, limit: int, cursor: Item | None) -> ListPage:
-        """One Query on CustomerOrders or CustomerStatusOrders (see `keys.customer_condition`)."""
-        index, condition, values = keys.customer_condition(query)
+        """One Query on CustomerOrders or CustomerStatusOrders (see `customer_condition`)."""
+        index, condition, values = customer_condition(query)
         response = self._call(
             "query",
             TableName=self.tables.orders,
@@ -129,20 +178,18 @@ class OrdersRepository(Repository["DynamoDBClient"]):
             ReturnConsumedCapacity="TOTAL",
             **start_key(cursor),
         )
-        items, next_key = cut(
-            response["Items"], response.get("LastEvaluatedKey"), limit, keys.INDEX_KEYS[index]
-        )
+        items, next_key = cut(response["Items"], response.get("LastEvaluatedKey"), limit, INDEX_KEYS[index])
         return ListPage([plain(item, keys.DERIVED) for item in items], next_key, ReadStats.of(response))
 
     def status_shard(
         self, status: Status, since: str | None, shard: int, start: Item | None, limit: int
     ) -> ShardPage:
         """One shard of StatusOrders: `Status#shard`, OrderDate >= since, in OrderDate order."""
-        condition, values = keys.shard_condition(status, shard, since)
+        condition, values = shard_condition(status, shard, since)
         response = self._call(
             "query",
             TableName=self.tables.orders,
-            IndexName=keys.STATUS_ORDERS,
+            IndexName=STATUS_ORDERS.name,
             KeyConditionExpression=condition,
             ExpressionAttributeValues=values,
             Limit=limit,
@@ -159,3 +206,18 @@ class OrdersRepository(Repository["DynamoDBClient"]):
             raise OrderNotFoundError(order_id)
         item: Item = response["Item"]
         return item
+
+    def search(
+        self, bounds: dict[str, tuple[Any, Any]], scope: str, limit: int, token: str | None, with_plan: bool
+    ) -> dict[str, Any]:
+        """One page of the orders within `bounds` (attribute -> inclusive (low, high)) through the
+        Z-index engine (`common.index_search`: its searcher reads the declaration from the environment)."""
+        try:
+            return index_search.search_page(index_search.query(bounds), scope, limit, token, with_plan)
+        except (ClientError, BotoCoreError) as exc:  # the engine calls DynamoDB with its own client
+            raise self._failure("search", "search orders", exc) from exc
+
+
+def repository() -> OrdersRepository:
+    """The function's repository, named by its environment (made once per execution environment)."""
+    return OrdersRepository.from_environment()

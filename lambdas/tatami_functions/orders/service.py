@@ -1,7 +1,9 @@
-"""The orders model's questions (seed 002) as plain functions over an `OrdersRepository`.
+"""The orders model's questions (seed 002): place an order, read it, change its status, a customer's
+summary and orders, the orders in a status, and the search by date, total and status at once.
 
 They stamp new orders, bind page tokens to the question asked (customer, status, bounds), tell an
 empty list from an unknown customer, and run the sharded status read on a reusable thread pool.
+Each takes the repository to use, the function's own (`repository()`) when not given.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
+from decimal import Decimal
 from functools import cache
 from typing import Any
 
@@ -16,9 +19,13 @@ from tatami_functions.common.attribute_values import plain
 from tatami_functions.common.instants import instant
 from tatami_functions.common.paging import Item, ListPage, cursor_from, scope
 from tatami_functions.orders import keys
-from tatami_functions.orders.models import CustomerOrdersQuery, NewOrder, Status, StatusOrdersQuery
-from tatami_functions.orders.repository import OrdersRepository
+from tatami_functions.orders import repository as storage
+from tatami_functions.orders.repository import INDEX_KEYS, OrdersRepository
+from tatami_functions.orders.schemas import CustomerOrdersQuery, NewOrder, Status, StatusOrdersQuery
 from tatami_functions.orders.sharded import ShardPage, merged_page
+from tatami_functions.orders.table import STATUS_ORDERS
+
+SEARCH_SCOPE = "orders-search"  # what a search's page token is signed for (with the query's bounds)
 
 
 @cache
@@ -27,14 +34,22 @@ def _executor() -> ThreadPoolExecutor:
     return ThreadPoolExecutor(max_workers=keys.MAX_SHARDS, thread_name_prefix="shard")
 
 
+def _tables(repository: OrdersRepository | None) -> OrdersRepository:
+    return repository or storage.repository()
+
+
 def place_order(
-    repository: OrdersRepository, order: NewOrder, shard: int | None = None, now: datetime | None = None
+    order: NewOrder,
+    shard: int | None = None,
+    now: datetime | None = None,
+    repository: OrdersRepository | None = None,
 ) -> dict[str, Any]:
     """Place a new order (status PENDING, dated now) on a random shard of the status index.
 
-    >>> place_order(repository, NewOrder(CustomerId="c-1", Total=12.5))["Status"]  # doctest: +SKIP
+    >>> place_order(NewOrder(CustomerId="c-1", Total=12.5))["Status"]  # doctest: +SKIP
     'PENDING'
     """
+    tables = _tables(repository)
     record = {
         "OrderId": order.OrderId or str(uuid.uuid4()),
         "CustomerId": order.CustomerId,
@@ -42,16 +57,34 @@ def place_order(
         "Status": Status.PENDING.value,
         "Total": order.Total,
     }
-    return repository.place(record, shard or keys.random_shard(repository.tables.shards))
+    return tables.place(record, shard or keys.random_shard(tables.tables.shards))
+
+
+def order(order_id: str, repository: OrdersRepository | None = None) -> dict[str, Any]:
+    """One order; OrderNotFoundError (a 404) if there is none."""
+    return _tables(repository).get_order(order_id)
+
+
+def change_status(
+    order_id: str, status: Status, repository: OrdersRepository | None = None
+) -> dict[str, Any]:
+    """Move an order to `status` (its derived index keys with it); the order as it is now."""
+    return _tables(repository).set_status(order_id, status)
+
+
+def customer(customer_id: str, repository: OrdersRepository | None = None) -> dict[str, Any]:
+    """A customer's summary (order count, total spent, last order); a 404 before their first order."""
+    return _tables(repository).get_customer(customer_id)
 
 
 def customer_orders(
-    repository: OrdersRepository, query: CustomerOrdersQuery, limit: int, token: str | None
+    query: CustomerOrdersQuery, limit: int, token: str | None, repository: OrdersRepository | None = None
 ) -> dict[str, Any]:
     """A customer's orders (OrderId, OrderDate, Status) by date; 404 if the customer never ordered.
 
-    >>> customer_orders(repository, CustomerOrdersQuery("c-1", Status.PENDING), 20, None)  # doctest: +SKIP
+    >>> customer_orders(CustomerOrdersQuery("c-1", Status.PENDING), 20, None)  # doctest: +SKIP
     """
+    tables = _tables(repository)
     token_scope = scope(
         "customer-orders",
         customer=query.customer_id,
@@ -61,26 +94,27 @@ def customer_orders(
         descending=query.descending,
     )
     cursor = cursor_from(token, token_scope)
-    page = repository.customer_orders(query, limit, cursor)
+    page = tables.customer_orders(query, limit, cursor)
     if not page.items and cursor is None:
-        repository.get_customer(query.customer_id)  # raises CustomerNotFoundError: a 404
+        tables.get_customer(query.customer_id)  # raises CustomerNotFoundError: a 404
     return page.body(token_scope)
 
 
 def status_orders(
-    repository: OrdersRepository, query: StatusOrdersQuery, limit: int, token: str | None
+    query: StatusOrdersQuery, limit: int, token: str | None, repository: OrdersRepository | None = None
 ) -> dict[str, Any]:
     """Every order in a status since a date, oldest first, from the N shards of StatusOrders.
 
     The token is bound to the shard count as well: a cursor over N shards means nothing over M.
 
-    >>> status_orders(repository, StatusOrdersQuery(Status.DELIVERED), 20, None)  # doctest: +SKIP
+    >>> status_orders(StatusOrdersQuery(Status.DELIVERED), 20, None)  # doctest: +SKIP
     """
-    shards = repository.tables.shards
+    tables = _tables(repository)
+    shards = tables.tables.shards
     token_scope = scope("status-orders", status=query.status, since=query.since, shards=shards)
 
     def fetch(shard: int, start: Item | None, size: int) -> ShardPage:
-        return repository.status_shard(query.status, query.since, shard, start, size)
+        return tables.status_shard(query.status, query.since, shard, start, size)
 
     items, cursor, stats = merged_page(
         fetch,
@@ -88,6 +122,25 @@ def status_orders(
         limit,
         cursor_from(token, token_scope),
         _executor(),
-        keys.INDEX_KEYS[keys.STATUS_ORDERS],
+        INDEX_KEYS[STATUS_ORDERS.name],
     )
     return ListPage([plain(item, keys.DERIVED) for item in items], cursor, stats).body(token_scope)
+
+
+def search(
+    dates: tuple[str | None, str | None],
+    totals: tuple[Decimal | None, Decimal | None],
+    status: Status | None,
+    limit: int,
+    token: str | None,
+    with_plan: bool,
+    repository: OrdersRepository | None = None,
+) -> dict[str, Any]:
+    """Orders within inclusive bounds of OrderDate, Total and Status at once (any may be open), one page
+    through the Z-index engine, with what it read and the plan chosen (every candidate `with_plan`)."""
+    bounds = {
+        "OrderDate": dates,
+        "Total": totals,
+        "Status": (status.value, status.value) if status else (None, None),
+    }
+    return _tables(repository).search(bounds, SEARCH_SCOPE, limit, token, with_plan)

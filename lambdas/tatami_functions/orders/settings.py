@@ -1,4 +1,4 @@
-"""The orders function's settings (the OrdersModel construct sets them; the engine's declaration for
+"""The orders function's settings (infra/services/orders.py sets them; the engine's declaration for
 ``GET /orders/search`` comes with the ZOrderIndex's grant)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ class OrdersTables(Settings):
 
     orders: str = variable("ORDERS_TABLE_NAME")
     customers: str = variable("CUSTOMERS_TABLE_NAME")
-    shards: int = variable("ORDER_STATUS_SHARDS", int, default=10)
+    shards: int = variable("ORDERS_STATUS_SHARDS", int, default=keys.DEFAULT_SHARDS)
 
     def __post_init__(self) -> None:
         if not 1 <= self.shards <= keys.MAX_SHARDS:

@@ -1,5 +1,6 @@
 """The places table: one item per place, ``id`` its key; ``name``, ``latitude``, ``longitude``,
-``population``, optional ``country``; and the index keys the engine's maintainer writes.
+``population``, optional ``country``; the index keys the engine's maintainer writes; and the search
+through the Z-index engine (``common.index_search``).
 
 Writers of user attributes never touch the index keys, so a write that leaves the searched attributes
 unchanged keeps the item's keys and costs no maintenance write.
@@ -7,32 +8,35 @@ unchanged keeps the item's keys and costs no maintenance write.
 
 from __future__ import annotations
 
-import os
-import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, Self
 
+from botocore.exceptions import BotoCoreError, ClientError
+
+from tatami_functions.common import index_search
 from tatami_functions.common.repository import TableRepository
 from tatami_functions.places.exceptions import PlaceNotFoundError, PlacesUnavailableError
-from zindex import IndexedTable
-from zindex.dynamojson import to_item, to_wire, to_wire_item
+from tatami_functions.places.settings import PlacesSettings
+from tatami_functions.places.table import PLACES_TABLE
+from zindex.dynamojson import to_item, to_wire
 
 USER_ATTRIBUTES = ("name", "latitude", "longitude", "population", "country")
+KEY = PLACES_TABLE.partition_key.name
 
 
-class PlacesTable(TableRepository):
-    """Get and put places (search goes through the engine: ``places.search``)."""
+class PlacesRepository(TableRepository):
+    """Get, put and search places."""
 
     noun, unavailable = "places", PlacesUnavailableError
 
     @classmethod
     def _from_env(cls) -> Self:
         """Named by the engine's declaration in the environment (the ZOrderIndex construct sets it)."""
-        return cls(IndexedTable.from_env(os.environ).table)
+        return cls(PlacesSettings.from_env().index.table)
 
     def get(self, place_id: str) -> dict[str, Any]:
-        """The item with this id; raises PlaceNotFoundError."""
-        response = self._call("get_item", TableName=self.table_name, Key={"id": {"S": place_id}})
+        """The stored item with this id; raises PlaceNotFoundError."""
+        response = self._call("get_item", TableName=self.table_name, Key={KEY: {"S": place_id}})
         if "Item" not in response:
             raise PlaceNotFoundError(place_id)
         return to_item(response["Item"])
@@ -48,7 +52,7 @@ class PlacesTable(TableRepository):
         response = self._call(
             "update_item",
             TableName=self.table_name,
-            Key={"id": {"S": place_id}},
+            Key={KEY: {"S": place_id}},
             UpdateExpression=expression,
             ExpressionAttributeNames=names,
             ExpressionAttributeValues={f":v{i}": to_wire(attributes[USER_ATTRIBUTES[i]]) for i in given},
@@ -56,19 +60,26 @@ class PlacesTable(TableRepository):
         )
         return to_item(response["Attributes"])
 
-    def write_many(self, items: Sequence[Mapping[str, Any]]) -> int:
-        """Bulk-write whole items with BatchWriteItem (25 per call, unprocessed ones retried); the count."""
-        pending = [{"PutRequest": {"Item": to_wire_item(item)}} for item in items]
-        for start in range(0, len(pending), 25):
-            batch, attempt = pending[start : start + 25], 0
-            while batch:
-                if attempt:  # unprocessed items: the table is busy, back off before retrying them
-                    time.sleep(min(0.05 * 2**attempt, 2.0))
-                response = self._call("batch_write_item", RequestItems={self.table_name: batch})
-                batch, attempt = response.get("UnprocessedItems", {}).get(self.table_name, []), attempt + 1
-        return len(pending)
+    def shown(self, stored: Mapping[str, Any]) -> dict[str, Any]:
+        """A stored item as the API shows it: no index keys, numbers as JSON numbers (the engine's view)."""
+        return index_search.item(stored)
+
+    def search(
+        self,
+        bounds: Mapping[str, tuple[Any, Any]],
+        scope: str,
+        limit: int,
+        token: str | None,
+        with_plan: bool,
+    ) -> dict[str, Any]:
+        """One page of the places within `bounds` (attribute -> inclusive (low, high)) through the
+        Z-index engine (its searcher reads the declaration from the environment)."""
+        try:
+            return index_search.search_page(index_search.query(bounds), scope, limit, token, with_plan)
+        except (ClientError, BotoCoreError) as exc:  # the engine calls DynamoDB with its own client
+            raise self._failure("search", "search places", exc) from exc
 
 
-def environment_table() -> PlacesTable:
-    """The function's table (named by the engine's declaration), made once per execution environment."""
-    return PlacesTable.from_environment()
+def repository() -> PlacesRepository:
+    """The function's repository, named by the engine's declaration (made once per execution environment)."""
+    return PlacesRepository.from_environment()

@@ -15,28 +15,30 @@ from typing import Any
 import boto3
 import pytest
 
-from infra.constructs import forum_orders_businesses_schema as schema
 from tatami_functions.businesses import api as businesses_api
 from tatami_functions.businesses.settings import BusinessesSettings
+from tatami_functions.businesses.table import BUSINESSES
 from tatami_functions.common import index_search, tokens
 from tatami_functions.common.clients import aws_client
 from tatami_functions.common.repository import forget_instances
 from tatami_functions.common.tokens import PageTokenSettings
 from tatami_functions.forum import api as forum_api
+from tatami_functions.forum import repository as forum_repository
 from tatami_functions.forum.settings import ForumTables
+from tatami_functions.forum.table import FORUMS, REPLIES, THREADS
 from tatami_functions.orders import api as orders_api
-from tatami_functions.orders.search import ORDERS
 from tatami_functions.orders.settings import OrdersTables
+from tatami_functions.orders.table import CUSTOMERS, ORDERS, ORDERS_ZINDEX
 from tests.support.lambda_runtime import assert_400_naming, moto_environment, resolve
 from zindex import ENV as ZINDEX_ENV
 
 TABLES = {  # name -> schema
-    "forums_table_name": schema.FORUMS,
-    "threads_table_name": schema.THREADS,
-    "replies_table_name": schema.REPLIES,
-    "orders_table_name": schema.ORDERS,
-    "customers_table_name": schema.CUSTOMERS,
-    "businesses_table_name": schema.BUSINESSES,
+    "forums_table_name": FORUMS,
+    "threads_table_name": THREADS,
+    "replies_table_name": REPLIES,
+    "orders_table_name": ORDERS,
+    "customers_table_name": CUSTOMERS,
+    "businesses_table_name": BUSINESSES,
 }
 ENV = {  # what the three constructs set, from the functions' declarations
     **ForumTables.environment(
@@ -44,7 +46,7 @@ ENV = {  # what the three constructs set, from the functions' declarations
     ),
     **OrdersTables.environment(orders="orders_table_name", customers="customers_table_name", shards=10),
     **BusinessesSettings.environment(table="businesses_table_name"),
-    ZINDEX_ENV: ORDERS.named("orders_table_name").to_json(),
+    ZINDEX_ENV: ORDERS_ZINDEX.named("orders_table_name").to_json(),
 }
 APPS = {"forum": forum_api, "orders": orders_api, "businesses": businesses_api}
 
@@ -84,8 +86,8 @@ def aws() -> Iterator[None]:
         secret = boto3.client("secretsmanager").create_secret(Name="page-tokens", SecretString="k" * 64)
         os.environ.update(PageTokenSettings.environment(secret_arn=secret["ARN"]))
         _clear_caches()
-        forum_api.repository().save_forum({"Name": "DynamoDB", "Category": "Amazon Web Services"})
-        forum_api.repository().save_thread({"ForumName": "DynamoDB", "Subject": "DynamoDB Thread 1"})
+        forum_repository.repository().save_forum({"Name": "DynamoDB", "Category": "Amazon Web Services"})
+        forum_repository.repository().save_thread({"ForumName": "DynamoDB", "Subject": "DynamoDB Thread 1"})
         yield
     _clear_caches()
 
@@ -282,7 +284,7 @@ def test_businesses_write_read_404_and_scoped_tokens() -> None:
 def test_orders_search_finds_by_date_total_and_status_with_its_plan() -> None:
     from tests.support.zindex import write_indexed
 
-    declaration = ORDERS.named("orders_table_name")
+    declaration = ORDERS_ZINDEX.named("orders_table_name")
     orders = [
         {
             "OrderId": f"s-{n}",
@@ -329,7 +331,7 @@ def test_an_indexed_order_reads_and_changes_without_its_index_keys() -> None:
         "orders", "POST", "/orders", body={"CustomerId": "c-1", "Total": 42, "OrderId": "zk-1"}
     )
     assert status == 201, placed
-    declaration = ORDERS.named("orders_table_name")
+    declaration = ORDERS_ZINDEX.named("orders_table_name")
     image = {**placed, "Total": Decimal(str(placed["Total"]))}
     written = index_keys(declaration, image)
     assert any(isinstance(v, bytes) for v in written.values())

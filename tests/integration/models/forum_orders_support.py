@@ -14,9 +14,9 @@ from typing import Any
 
 import boto3
 
-from infra.constructs import forum_orders_businesses_schema as schema
 from tatami.local.engines.processes import LOCAL_CREDENTIALS
 from tatami.local.template.intrinsics import LOCAL_REGION
+from tatami_functions.common.tables import TableSchema
 
 
 @dataclass
@@ -62,7 +62,7 @@ def local_client(endpoint: str) -> Any:
     return boto3.client("dynamodb", endpoint_url=endpoint, region_name=LOCAL_REGION, **LOCAL_CREDENTIALS)
 
 
-def create_tables(client: Any, **tables: schema.TableSchema) -> dict[str, str]:
+def create_tables(client: Any, **tables: TableSchema) -> dict[str, str]:
     """Create each schema under a fresh name (tests never share a table); returns key -> name."""
     names = {}
     for key, table in tables.items():

@@ -12,11 +12,12 @@ from typing import Any
 
 import pytest
 
-from infra.constructs.forum_orders_businesses_schema import BUSINESSES
 from tatami.samples.models_forum_orders import business_data
 from tatami_functions.businesses.exceptions import BusinessNotFoundError
-from tatami_functions.businesses.models import Business, location_levels
+from tatami_functions.businesses.locations import location_levels
 from tatami_functions.businesses.repository import BusinessesRepository
+from tatami_functions.businesses.schemas import Business
+from tatami_functions.businesses.table import BUSINESSES
 from tests.integration.models.forum_orders_support import Recorder, create_tables, local_client
 
 DATA = business_data()

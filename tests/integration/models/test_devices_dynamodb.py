@@ -15,15 +15,14 @@ from tatami.local.engines.provision import create_table_request
 from tatami.local.template.assembly import TableSpec
 from tatami_functions.common.instants import EARLIEST, LATEST
 from tatami_functions.devices.exceptions import LogConflictError, LogNotFoundError
-from tatami_functions.devices.items import Reads, to_item
-from tatami_functions.devices.logs import new_log, since
-from tatami_functions.devices.models import DeviceLog, Level, LogIn
 from tatami_functions.devices.repository import (
-    ESCALATION_INDEX,
-    OPERATOR_INDEX,
-    SHARD_INDEX,
-    DeviceLogsTable,
+    DeviceLogsRepository,
+    Reads,
+    to_item,
 )
+from tatami_functions.devices.schemas import DeviceLog, Level, LogIn
+from tatami_functions.devices.service import new_log, since
+from tatami_functions.devices.table import ESCALATION_INDEX, OPERATOR_INDEX, SHARD_INDEX
 from tests.support import models_workshop
 from tests.support.models_workshop import Workshop, workshop_tables
 
@@ -33,9 +32,9 @@ SEED_WINDOW = ("2020-02-02T00:00:00.000Z", "2020-02-02T00:00:10.000Z")  # the se
 
 
 @pytest.fixture
-def logs(workshop: Workshop) -> DeviceLogsTable:
+def logs(workshop: Workshop) -> DeviceLogsRepository:
     workshop.recorder.clear()
-    return DeviceLogsTable(workshop.table("DeviceLogsTableName"), client=workshop.client)
+    return DeviceLogsRepository(workshop.table("DeviceLogsTableName"), client=workshop.client)
 
 
 def times(found: list[DeviceLog]) -> list[str]:
@@ -43,7 +42,7 @@ def times(found: list[DeviceLog]) -> list[str]:
 
 
 def test_a_devices_warning_logs_newest_first_read_only_those(
-    logs: DeviceLogsTable, workshop: Workshop
+    logs: DeviceLogsRepository, workshop: Workshop
 ) -> None:
     found, cursor = logs.device_logs("12345", [Level.WARNING], (EARLIEST, LATEST), None, 25, Reads())
     assert times(found) == ["12345@00:00:08", "12345@00:00:03", "12345@00:00:00"] and cursor is None
@@ -66,7 +65,7 @@ def test_the_seeds_first_design_filtered_and_read_every_log_of_the_device(worksh
 
 
 def test_without_a_level_the_five_level_queries_merge_newest_first(
-    logs: DeviceLogsTable, workshop: Workshop
+    logs: DeviceLogsRepository, workshop: Workshop
 ) -> None:
     found, _ = logs.device_logs(
         "12345", list(Level), (SEED_WINDOW[0], "2020-02-03T00:00:00.000Z"), None, 3, Reads()
@@ -76,35 +75,37 @@ def test_without_a_level_the_five_level_queries_merge_newest_first(
 
 
 def test_an_operators_logs_in_the_seeds_window_come_from_its_gsi(
-    logs: DeviceLogsTable, workshop: Workshop
+    logs: DeviceLogsRepository, workshop: Workshop
 ) -> None:
     reads = Reads()
     found, _ = logs.operator_logs("MAX", SEED_WINDOW, None, 25, reads)
     assert times(found) == ["12345@00:00:08", "67890@00:00:02", "12345@00:00:00"]  # 00:00:12 is outside
-    assert workshop.recorder.operations() == [("Query", OPERATOR_INDEX)]
-    assert reads.items_read == len(found)
+    assert workshop.recorder.operations() == [("Query", OPERATOR_INDEX.name)]
+    assert reads.total.items_read == len(found)
 
 
-def test_escalations_are_read_from_the_sparse_index_only(logs: DeviceLogsTable, workshop: Workshop) -> None:
+def test_escalations_are_read_from_the_sparse_index_only(
+    logs: DeviceLogsRepository, workshop: Workshop
+) -> None:
     reads = Reads()
     found, _ = logs.escalations(None, None, None, 25, reads)
     assert sorted(times(found)) == ["12345@00:00:08", "12345@00:00:12", "67890@00:00:09"]
-    assert workshop.recorder.operations() == [("Scan", ESCALATION_INDEX)]
+    assert workshop.recorder.operations() == [("Scan", ESCALATION_INDEX.name)]
     table_size = workshop.client.scan(TableName=workshop.table("DeviceLogsTableName"), Select="COUNT")[
         "Count"
     ]
-    assert reads.items_read == 3 < table_size  # the Scan never saw an unescalated log
+    assert reads.total.items_read == 3 < table_size  # the Scan never saw an unescalated log
     workshop.recorder.clear()
     to_sara, _ = logs.escalations("SARA", None, None, 25, Reads())
     assert times(to_sara) == ["12345@00:00:08", "12345@00:00:12"]  # WARNING# sorts after ERROR#
     errors, _ = logs.escalations("SARA", Level.ERROR, None, 25, Reads())
     assert times(errors) == ["12345@00:00:12"]
-    assert workshop.recorder.operations() == [("Query", ESCALATION_INDEX)] * 2
+    assert workshop.recorder.operations() == [("Query", ESCALATION_INDEX.name)] * 2
     assert all(call.scanned == call.count for call in workshop.recorder.calls)
 
 
-def test_escalating_moves_a_log_in_and_out_of_the_sparse_index(logs: DeviceLogsTable) -> None:
-    logs.put(DeviceLog("esc-1", Level.ERROR, "2020-03-01T00:00:00.000Z", "m", int(time.time()) + 600, 3))
+def test_escalating_moves_a_log_in_and_out_of_the_sparse_index(logs: DeviceLogsRepository) -> None:
+    logs.put_log(DeviceLog("esc-1", Level.ERROR, "2020-03-01T00:00:00.000Z", "m", int(time.time()) + 600, 3))
     logs.assign("esc-1", Level.ERROR, "2020-03-01T00:00:00.000Z", {"escalated_to": "NEW-SUPERVISOR"})
     assert times(logs.escalations("NEW-SUPERVISOR", None, None, 5, Reads())[0]) == ["esc-1@00:00:00"]
     logs.assign("esc-1", Level.ERROR, "2020-03-01T00:00:00.000Z", {"escalated_to": None})
@@ -113,16 +114,18 @@ def test_escalating_moves_a_log_in_and_out_of_the_sparse_index(logs: DeviceLogsT
         logs.assign("esc-1", Level.INFO, "2020-03-01T00:00:00.000Z", {"operator": "MAX"})
 
 
-def test_a_retry_is_idempotent_and_a_different_log_on_the_same_key_conflicts(logs: DeviceLogsTable) -> None:
+def test_a_retry_is_idempotent_and_a_different_log_on_the_same_key_conflicts(
+    logs: DeviceLogsRepository,
+) -> None:
     log = DeviceLog("dup-1", Level.INFO, "2020-03-01T00:00:00.000Z", "first", int(time.time()) + 600, 1)
-    logs.put(log)
-    logs.put(log)
+    logs.put_log(log)
+    logs.put_log(log)
     with pytest.raises(LogConflictError):
-        logs.put(DeviceLog("dup-1", Level.INFO, log.created_at, "second", log.expires_at, 2))
+        logs.put_log(DeviceLog("dup-1", Level.INFO, log.created_at, "second", log.expires_at, 2))
 
 
 def test_recent_logs_query_every_shard_and_page_newest_first(workshop: Workshop) -> None:
-    logs = DeviceLogsTable(workshop.table("DeviceLogsTableName"), shards=10, client=workshop.client)
+    logs = DeviceLogsRepository(workshop.table("DeviceLogsTableName"), shards=10, client=workshop.client)
     now = datetime.now(UTC)
     fresh = [  # 40 logs of the last 80 minutes (besides the sample's), spread over random shards
         new_log(
@@ -134,7 +137,7 @@ def test_recent_logs_query_every_shard_and_page_newest_first(workshop: Workshop)
         for n in range(1, 41)
     ]
     for log in fresh:
-        logs.put(log)
+        logs.put_log(log)
     workshop.recorder.clear()
     reads, found, cursor = Reads(), [], None
     while True:
@@ -146,9 +149,9 @@ def test_recent_logs_query_every_shard_and_page_newest_first(workshop: Workshop)
     assert created == sorted(created, reverse=True) and len(set(map(str, found))) == len(found)
     assert {log.message for log in fresh} <= {log.message for log in found}
     assert all(log.created_at >= since(4, now.timestamp()) for log in found)  # 5 h and 10 h old logs excluded
-    assert {op for op in workshop.recorder.operations()} == {("Query", SHARD_INDEX)}
-    assert workshop.recorder.operations()[:10] == [("Query", SHARD_INDEX)] * 10  # page one: all N shards
-    assert reads.items_read <= 3 * len(found)  # bounded re-reads at page edges, never the whole table
+    assert {op for op in workshop.recorder.operations()} == {("Query", SHARD_INDEX.name)}
+    assert workshop.recorder.operations()[:10] == [("Query", SHARD_INDEX.name)] * 10  # page one: all N shards
+    assert reads.total.items_read <= 3 * len(found)  # bounded re-reads at page edges, never the whole table
 
 
 def twin_without_indexes(workshop: Workshop, name: str) -> None:
@@ -163,7 +166,7 @@ def twin_without_indexes(workshop: Workshop, name: str) -> None:
 
 
 def test_expired_logs_are_hidden_at_once_and_ttl_deletes_them(
-    logs: DeviceLogsTable, workshop: Workshop
+    logs: DeviceLogsRepository, workshop: Workshop
 ) -> None:
     """TTL deletes within seconds on DynamoDB Local, within days on AWS: reads hide expired logs meanwhile.
 
@@ -175,7 +178,7 @@ def test_expired_logs_are_hidden_at_once_and_ttl_deletes_them(
     ttl = workshop.client.describe_time_to_live(TableName=table)["TimeToLiveDescription"]
     assert ttl == {"TimeToLiveStatus": "ENABLED", "AttributeName": "expires_at"}  # from the template
     expired = DeviceLog("ttl-1", Level.INFO, "2020-02-02T00:00:00.000Z", "old", int(time.time()) - 60, 0)
-    logs.put(expired)
+    logs.put_log(expired)
     assert logs.device_logs("ttl-1", list(Level), (EARLIEST, LATEST), None, 5, Reads())[0] == []
 
     twin_without_indexes(workshop, f"{table}-twin")

@@ -11,12 +11,13 @@ from typing import Any
 
 import pytest
 
-from infra.constructs.forum_orders_businesses_schema import FORUMS, REPLIES, THREADS
 from tatami.samples.models_forum_orders import forum_items
 from tatami_functions.forum import service
 from tatami_functions.forum.exceptions import InvalidItemError, ThreadNotFoundError
-from tatami_functions.forum.repository import ForumRepository, ReplyQuery
+from tatami_functions.forum.replies import ReplyQuery
+from tatami_functions.forum.repository import ForumRepository
 from tatami_functions.forum.settings import ForumTables
+from tatami_functions.forum.table import FORUMS, REPLIES, THREADS
 from tests.integration.models.forum_orders_support import Recorder, create_tables, local_client
 
 SEED = forum_items()
@@ -90,7 +91,7 @@ def test_pages_of_one_reply_walk_the_thread_without_an_empty_last_page(
     repository, recorder = forum
     seen, token = [], None
     for _ in range(5):
-        body = service.replies(repository, ReplyQuery("DynamoDB", "DynamoDB Thread 1"), 1, token)
+        body = service.replies(ReplyQuery("DynamoDB", "DynamoDB Thread 1"), 1, token, repository=repository)
         seen += body["items"]
         token = body["next"]
         if token is None:
@@ -103,7 +104,7 @@ def test_a_thread_is_one_getitem_and_an_unknown_one_is_not_found(forum: tuple[Fo
     repository, recorder = forum
     assert repository.get_thread("Amazon S3", "Amazon S3 Thread 1") == SEED["Thread"][2]
     with pytest.raises(ThreadNotFoundError):
-        service.replies(repository, ReplyQuery("DynamoDB", "DynamoDB Thread 9"), 20, None)
+        service.replies(ReplyQuery("DynamoDB", "DynamoDB Thread 9"), 20, None, repository=repository)
     assert recorder.operations() == [("GetItem", None), ("Query", None), ("GetItem", None)]
 
 
@@ -113,8 +114,8 @@ def test_an_empty_range_of_a_real_thread_is_an_empty_page(forum: tuple[ForumRepo
         "Amazon S3", "Amazon S3 Thread 1", "2011-01-01T00:00:00.000Z", "2011-01-02T00:00:00.000Z"
     )
     with pytest.raises(ThreadNotFoundError):  # Amazon S3 Thread 1 has no Reply items and ...
-        service.replies(repository, ReplyQuery("Amazon S3", "no such thread"), 20, None)
-    assert service.replies(repository, query, 20, None)["items"] == []  # ... exists as a thread
+        service.replies(ReplyQuery("Amazon S3", "no such thread"), 20, None, repository=repository)
+    assert service.replies(query, 20, None, repository=repository)["items"] == []  # ... exists as a thread
 
 
 def test_saving_refuses_names_that_break_the_reply_key(forum: tuple[ForumRepository, Any]) -> None:

@@ -140,7 +140,7 @@ def test_businesses_drill_down_read_and_write(api: str) -> None:
     [
         ("/orders", {}, 400, "status"),  # API Gateway checks the required query string
         ("/businesses", {}, 400, "type"),
-        ("/forums", {"limit": "1000"}, 400, "limit"),
+        ("/forums", {"limit": "1001"}, 400, "limit"),
         ("/customers/customer-01/orders", {"next": "forged.token"}, 400, "next"),
         ("/forums/Nope/threads", {}, 404, "Nope"),
         ("/orders/order-9999", {}, 404, "order-9999"),

@@ -16,13 +16,13 @@ from typing import Any
 
 import pytest
 
-from infra.constructs.forum_orders_businesses_schema import CUSTOMERS, ORDERS
 from tatami_functions.common.instants import instant, just_before
 from tatami_functions.orders import service
 from tatami_functions.orders.exceptions import CustomerNotFoundError, OrderExistsError
-from tatami_functions.orders.models import CustomerOrdersQuery, NewOrder, Status, StatusOrdersQuery
 from tatami_functions.orders.repository import OrdersRepository
+from tatami_functions.orders.schemas import CustomerOrdersQuery, NewOrder, Status, StatusOrdersQuery
 from tatami_functions.orders.settings import OrdersTables
+from tatami_functions.orders.table import CUSTOMERS, ORDERS
 from tests.integration.models.forum_orders_support import Recorder, create_tables, local_client
 
 NOW = datetime(2024, 6, 1, 12, tzinfo=UTC)
@@ -60,8 +60,12 @@ def _place(repository: OrdersRepository, *orders: dict[str, Any]) -> list[dict[s
 
 def test_placing_an_order_writes_it_and_the_summary_in_one_transaction(orders: tuple[Any, Recorder]) -> None:
     repository, recorder = orders
-    first = service.place_order(repository, NewOrder(CustomerId="c-1", Total=Decimal("12.50")), now=NOW)
-    second = service.place_order(repository, NewOrder(CustomerId="c-1", Total=Decimal("7.25"), OrderId="o-2"))
+    first = service.place_order(
+        NewOrder(CustomerId="c-1", Total=Decimal("12.50")), now=NOW, repository=repository
+    )
+    second = service.place_order(
+        NewOrder(CustomerId="c-1", Total=Decimal("7.25"), OrderId="o-2"), repository=repository
+    )
     assert recorder.operations() == [("TransactWriteItems", None), ("TransactWriteItems", None)]
     assert first["Status"] == "PENDING" and first["OrderDate"] == "2024-06-01T12:00:00.000Z"
     assert set(first) == {"OrderId", "CustomerId", "OrderDate", "Status", "Total"}  # no internal keys
@@ -73,7 +77,9 @@ def test_placing_an_order_writes_it_and_the_summary_in_one_transaction(orders: t
         "LastOrderId": "o-2",
     }
     with pytest.raises(OrderExistsError):
-        service.place_order(repository, NewOrder(CustomerId="c-1", Total=Decimal("1"), OrderId="o-2"))
+        service.place_order(
+            NewOrder(CustomerId="c-1", Total=Decimal("1"), OrderId="o-2"), repository=repository
+        )
     assert repository.get_customer("c-1")["OrderCount"] == 2  # the cancelled transaction wrote nothing
 
 
@@ -123,11 +129,13 @@ def test_an_unknown_customer_is_not_found_and_a_known_one_can_have_an_empty_page
 ) -> None:
     repository, recorder = orders
     with pytest.raises(CustomerNotFoundError):
-        service.customer_orders(repository, CustomerOrdersQuery("nobody"), 20, None)
+        service.customer_orders(CustomerOrdersQuery("nobody"), 20, None, repository=repository)
     assert recorder.operations() == [("Query", "CustomerOrders"), ("GetItem", None)]
     _place(repository, _order("c-3", 1, Status.ORDERED))
     recorder.take()
-    body = service.customer_orders(repository, CustomerOrdersQuery("c-3", Status.DELIVERED), 20, None)
+    body = service.customer_orders(
+        CustomerOrdersQuery("c-3", Status.DELIVERED), 20, None, repository=repository
+    )
     assert body["items"] == [] and body["next"] is None
 
 
@@ -172,7 +180,7 @@ def test_a_status_is_read_from_ten_shards_in_parallel_merged_by_date_and_paginat
     pages, token = [], None
     for _ in range(10):
         body = service.status_orders(
-            repository, StatusOrdersQuery(Status.IN_TRANSIT, instant(since)), 7, token
+            StatusOrdersQuery(Status.IN_TRANSIT, instant(since)), 7, token, repository=repository
         )
         pages.append(body)
         token = body["next"]

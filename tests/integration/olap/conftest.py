@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from infra.constructs.forum_orders_businesses_schema import CUSTOMERS, ORDERS
 from tatami.local.engines import processes as engines
 from tatami.target import Target
+from tatami_functions.orders.table import CUSTOMERS, ORDERS
 from tatami_functions.stack_outputs import OUTPUT_OLAP_BUCKET, OUTPUT_OLAP_TABLES
 from tests.integration.olap import known_data
 

@@ -11,8 +11,8 @@ from typing import Any
 from tatami.ip_loader.load import LoadOptions, load, prepare
 from tatami.ip_loader.store import RangesStore
 from tatami_functions.counters.sharding import shard_key
-from tatami_functions.devices.models import DeviceLog, Level
-from tatami_functions.devices.repository import DeviceLogsTable
+from tatami_functions.devices.repository import DeviceLogsRepository
+from tatami_functions.devices.schemas import DeviceLog, Level
 from tatami_functions.orders.repository import OrdersRepository
 from tatami_functions.orders.settings import OrdersTables
 
@@ -88,10 +88,10 @@ def write_ranges(client: Any, table: str, folder: Path) -> None:
 
 
 def write_logs(client: Any, table: str) -> None:
-    logs = DeviceLogsTable(table, client=client)
+    logs = DeviceLogsRepository(table, client=client)
     expires = int(time.time()) + 365 * 86400
     for number, (device, level, created_at) in enumerate(LOGS):
-        logs.put(DeviceLog(device, level, created_at, f"log {number}", expires, shard_id=number % 10))
+        logs.put_log(DeviceLog(device, level, created_at, f"log {number}", expires, shard_id=number % 10))
 
 
 def write_orders(client: Any, orders: str, customers: str) -> None:

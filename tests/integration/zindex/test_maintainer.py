@@ -18,8 +18,9 @@ import pytest
 
 from tatami.commands.zindex import run_backfill
 from tatami.local.events.streams import lambda_record
+from tatami.samples.places import write_places
 from tatami.scan import Checkpoint
-from tatami_functions.places.repository import PlacesTable
+from tatami_functions.places.repository import PlacesRepository
 from tests.support.zindex import create_table, places_on, random_places
 from zindex import analyze
 from zindex.dynamodb import IndexRepository
@@ -61,12 +62,12 @@ class Stream:
 
 
 @pytest.fixture
-def table(client: Any) -> tuple[IndexRepository, PlacesTable, Stream]:
+def table(client: Any) -> tuple[IndexRepository, PlacesRepository, Stream]:
     declaration = places_on(f"places-maint-{uuid.uuid4().hex[:8]}")
     create_table(client, declaration, stream=True)
     return (
         IndexRepository(declaration, client),
-        PlacesTable(declaration.table, client),
+        PlacesRepository(declaration.table, client),
         Stream(client, declaration.table),
     )
 
@@ -152,9 +153,9 @@ def _every_item_has_exactly_its_current_keys(repository: IndexRepository) -> Non
 def test_a_batch_is_applied_concurrently_newest_image_per_key(table: Any) -> None:
     repository, places, stream = table
     items = random_places(random.Random(3), 300, prefix="c")
-    places.write_many(items)
+    write_places(places, items)
     moved = [{**p, "population": p["population"] // 2 + 1} for p in items[:100]]
-    places.write_many(moved)  # a second image of a third of the keys in the same batch
+    write_places(places, moved)  # a second image of a third of the keys in the same batch
     records = stream.new_records()
     result = maintain(repository, records)
     assert not result.failed and result.outcomes["superseded"] == 100
@@ -168,7 +169,7 @@ def test_a_batch_that_fails_half_way_ends_right_once_redelivered(
     """Lambda redelivers from the lowest failed sequence number: whatever failed or came after is
     applied again, and the keys end right (no item indexed twice, none left out)."""
     repository, places, stream = table
-    places.write_many(random_places(random.Random(4), 200, prefix="f"))
+    write_places(places, random_places(random.Random(4), 200, prefix="f"))
     records = stream.new_records()
     real, calls = IndexRepository.write_index_keys, Counter[str]()
 
@@ -194,7 +195,7 @@ def test_backfill_resumes_from_its_checkpoint_and_is_idempotent(
     declaration = places_on(f"places-backfill-{uuid.uuid4().hex[:8]}")
     create_table(client, declaration)
     places = random_places(random.Random(5), 1200)
-    PlacesTable(declaration.table, client).write_many(places)  # written before the indexes existed
+    write_places(PlacesRepository(declaration.table, client), places)  # written before the indexes existed
     repository = IndexRepository(declaration, client)
     path = tmp_path / "backfill.json"
     index_page, pages = analyze.index_page, Counter[str]()

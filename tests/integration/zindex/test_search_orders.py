@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tatami_functions.orders.search import ORDERS, TOTAL_CEILING
+from tatami_functions.orders.table import ORDERS_ZINDEX, TOTAL_CEILING
 from tests.support.zindex import brute_force, create_table, search_all, searcher_on, write_indexed
 from zindex import IndexedTable, SearchQuery
 from zindex.analyze import analyze
@@ -73,7 +73,7 @@ def random_bounds(rng: random.Random) -> dict[str, tuple[Any, Any]]:
 
 @pytest.fixture(scope="module")
 def orders(client: Any) -> tuple[IndexedTable, list[dict[str, Any]]]:
-    declaration = ORDERS.named(f"orders-{uuid.uuid4().hex[:8]}")
+    declaration = ORDERS_ZINDEX.named(f"orders-{uuid.uuid4().hex[:8]}")
     create_table(client, declaration)
     items = random_orders(random.Random(21), 2000)
     write_indexed(client, declaration, items)

@@ -4,7 +4,6 @@ mirrors the services one to one."""
 from __future__ import annotations
 
 import ast
-import os
 from pathlib import Path
 
 import pytest
@@ -60,8 +59,6 @@ AWS = (
     "zindex.dynamodb",
     "zindex.search",
 )
-# Services still to be given the shape (emptied as each is done; SHAPE_CHECK_ALL=1 checks them all).
-PENDING = frozenset() if os.environ.get("SHAPE_CHECK_ALL") else frozenset(SERVICES)
 
 
 def imports(path: Path) -> set[str]:
@@ -75,8 +72,6 @@ def imports(path: Path) -> set[str]:
 
 
 def shaped(service: str) -> Path:
-    if service in PENDING:
-        pytest.skip(f"{service} is not shaped yet")
     return FUNCTIONS / service
 
 
@@ -132,5 +127,5 @@ def test_infra_mirrors_the_services() -> None:
         if INFRA_SERVICES.exists()
         else set()
     )
-    assert sorted(set(SERVICES) - PENDING - built) == [], "a service without its construct module"
+    assert sorted(set(SERVICES) - built) == [], "a service without its construct module"
     assert sorted(built - set(SERVICES)) == [], "a construct module without its service"

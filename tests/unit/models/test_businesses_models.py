@@ -4,8 +4,9 @@ by level."""
 import pytest
 from pydantic import ValidationError
 
-from tatami_functions.businesses.models import Business, location_levels
+from tatami_functions.businesses.locations import location_levels
 from tatami_functions.businesses.repository import location_condition
+from tatami_functions.businesses.schemas import Business
 
 
 def test_a_location_is_whole_or_absent() -> None:

@@ -14,11 +14,10 @@ from botocore.exceptions import ClientError
 from pydantic import ValidationError
 
 from tatami_functions.common.instants import instant as timestamp
-from tatami_functions.devices import archive
-from tatami_functions.devices.items import from_item, to_item, update_expression
-from tatami_functions.devices.logs import DAY_SECONDS, new_log, since, window
-from tatami_functions.devices.models import DeviceLog, Level, LogIn, sort_key
-from tatami_functions.devices.settings import ArchiveSettings
+from tatami_functions.devices import archive, service
+from tatami_functions.devices.repository import ArchiveRepository, from_item, to_item, update_expression
+from tatami_functions.devices.schemas import DeviceLog, Level, LogIn, sort_key
+from tatami_functions.devices.service import DAY_SECONDS, new_log, since, window
 
 
 def test_the_seed_sort_key_and_a_canonical_timestamp() -> None:
@@ -90,17 +89,17 @@ class FakeS3:
         self.objects[Key] = Body
 
 
-def test_the_archive_keeps_ttl_deletions_only_one_object_per_batch(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(ArchiveSettings.name_of("bucket"), "bucket")
+def test_the_archive_keeps_ttl_deletions_only_one_object_per_batch() -> None:
     user_delete = {**ttl_record("3", device_id="x"), "userIdentity": None}
     s3: Any = FakeS3()  # stands in for boto3's S3 client
-    result = archive.archive_expired(
+    bucket = ArchiveRepository("bucket", client=s3)
+    result = service.archive_expired(
         [ttl_record("1", device_id="12345", expires_at=5), user_delete, ttl_record("2", device_id="67890")],
-        s3,
+        bucket,
     )
     assert result == archive.ArchivedBatch("archive/device-logs/date=2020-02-02/1-2.jsonl.gz", 2)
     assert archived_lines(s3) == [{"device_id": "12345", "expires_at": 5}, {"device_id": "67890"}]
-    assert archive.archive_expired([user_delete], s3) == archive.ArchivedBatch()
+    assert service.archive_expired([user_delete], bucket) == archive.ArchivedBatch()
 
 
 def archived_lines(s3: FakeS3) -> list[dict[str, Any]]:
@@ -110,10 +109,9 @@ def archived_lines(s3: FakeS3) -> list[dict[str, Any]]:
 
 @pytest.fixture
 def archiver(monkeypatch: pytest.MonkeyPatch) -> FakeS3:
-    """The archiver's environment, its S3 client a fake."""
-    monkeypatch.setenv(ArchiveSettings.name_of("bucket"), "bucket")
+    """The archiver's bucket, its S3 client a fake."""
     s3 = FakeS3()
-    monkeypatch.setattr(archive, "_client", lambda: s3)
+    monkeypatch.setattr(service.storage, "archive_repository", lambda: ArchiveRepository("bucket", client=s3))
     return s3
 
 
@@ -121,7 +119,7 @@ def test_a_poisoned_record_is_a_batch_item_failure_and_the_rest_are_archived(arc
     poisoned = ttl_record("2", device_id="x")
     poisoned["dynamodb"]["OldImage"]["count"] = {"N": "many"}  # not a number DynamoDB could have sent
     records = [ttl_record("1", device_id="12345"), poisoned, ttl_record("3", device_id="67890")]
-    response = archive.handle_batch({"Records": records})
+    response = service.archive_batch({"Records": records})
     assert response == {"batchItemFailures": [{"itemIdentifier": "2"}]}  # Lambda retries from it
     assert archived_lines(archiver) == [{"device_id": "12345"}, {"device_id": "67890"}]
 
@@ -134,10 +132,10 @@ def test_when_s3_refuses_every_record_fails_so_lambda_retries_and_bisects(
 
     monkeypatch.setattr(archiver, "put_object", refuse)
     records = [ttl_record("1", device_id="12345"), ttl_record("2", device_id="67890")]
-    assert archive.archive_expired(records).failed == dict.fromkeys(
+    assert service.archive_expired(records).failed == dict.fromkeys(
         ["1", "2"],
-        "cannot archive 2 expired logs: An error occurred (SlowDown) when calling the PutObject "
-        "operation: slow down",
+        "2 expired logs not archived: cannot write archive/device-logs/date=2020-02-02/1-2.jsonl.gz: "
+        "S3 is throttling requests; retry after 1 s",
     )
     with pytest.raises(BatchProcessingError, match="All records failed"):  # a function error
-        archive.handle_batch({"Records": records})
+        service.archive_batch({"Records": records})

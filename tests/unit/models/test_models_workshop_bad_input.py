@@ -21,7 +21,6 @@ from tatami_functions.common.paging import scope as page_scope
 from tatami_functions.common.repository import forget_instances
 from tatami_functions.common.tokens import encode_token
 from tatami_functions.devices.api import app as devices
-from tatami_functions.devices.logs import scope
 from tatami_functions.devices.settings import DeviceLogsSettings
 from tatami_functions.documents.api import app as documents
 from tatami_functions.documents.settings import DocumentsSettings
@@ -113,7 +112,7 @@ CASES = [
     (devices, "GET", "/operators/MAX/logs", {"to": "soon"}, None, "to"),
     (devices, "GET", "/operators/MAX/logs", {"next": FORGED}, None, "next"),
     (devices, "GET", "/escalations", {"level": "ERROR"}, None, "level"),
-    (devices, "GET", "/escalations", {"limit": "101"}, None, "limit"),
+    (devices, "GET", "/escalations", {"limit": "1001"}, None, "limit"),
     (devices, "GET", "/escalations", {"next": FORGED}, None, "next"),
     (devices, "GET", "/logs/recent", {"hours": "0"}, None, "hours"),
     (devices, "GET", "/logs/recent", {"hours": "169"}, None, "hours"),
@@ -193,7 +192,12 @@ def test_bad_input_is_a_400_naming_the_field(
 @pytest.mark.parametrize(
     ("app", "path", "query", "issued_for"),
     [
-        (devices, "/devices/67890/logs", {}, scope("devices.logs", "12345", None, *("0000", "9999"))),
+        (
+            devices,
+            "/devices/67890/logs",
+            {},
+            page_scope("devices.logs", device="12345", level=None, low="0000", high="9999"),
+        ),
         (documents, "/users/SUE/documents", {}, page_scope("documents", user_id="MAX", status=None)),
         (carts, f"/carts/by-item/{quote('お茶碗ID')}", {}, page_scope("carts.by-item", item_id="靴下ID")),
         (lockers, "/lockers", {"state": "千葉県"}, page_scope("lockers", state="東京都", location=None)),

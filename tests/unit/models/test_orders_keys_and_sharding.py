@@ -11,10 +11,12 @@ from hypothesis import strategies as st
 
 from tatami_functions.common.paging import Item, ReadStats
 from tatami_functions.orders import keys
-from tatami_functions.orders.models import CustomerOrdersQuery, Status
+from tatami_functions.orders.repository import INDEX_KEYS, customer_condition
+from tatami_functions.orders.schemas import CustomerOrdersQuery, Status
 from tatami_functions.orders.sharded import ShardPage, merged_page
+from tatami_functions.orders.table import CUSTOMER_ORDERS, CUSTOMER_STATUS_ORDERS, STATUS_ORDERS
 
-KEY = keys.INDEX_KEYS[keys.STATUS_ORDERS]
+KEY = INDEX_KEYS[STATUS_ORDERS.name]
 
 
 def test_derived_keys_follow_status_date_and_shard() -> None:
@@ -28,16 +30,16 @@ def test_derived_keys_follow_status_date_and_shard() -> None:
 
 
 def test_customer_questions_pick_the_index_the_seed_designs() -> None:
-    index, condition, _ = keys.customer_condition(CustomerOrdersQuery("c", low="2024-01-01T00:00:00.000Z"))
-    assert (index, condition) == (keys.CUSTOMER_ORDERS, "CustomerId = :customer AND OrderDate >= :low")
+    index, condition, _ = customer_condition(CustomerOrdersQuery("c", low="2024-01-01T00:00:00.000Z"))
+    assert (index, condition) == (CUSTOMER_ORDERS.name, "CustomerId = :customer AND OrderDate >= :low")
     pending_before = CustomerOrdersQuery("c", Status.PENDING, high="2024-05-01T00:00:00.000Z")
-    index, condition, values = keys.customer_condition(pending_before)
-    assert index == keys.CUSTOMER_STATUS_ORDERS
+    index, condition, values = customer_condition(pending_before)
+    assert index == CUSTOMER_STATUS_ORDERS.name
     assert condition == "CustomerId = :customer AND StatusDate BETWEEN :low AND :high"
     assert values[":low"] == {"S": "PENDING#"}
     assert values[":high"] == {"S": "PENDING#2024-05-01T00:00:00.000Z"}
     since = CustomerOrdersQuery("c", Status.PENDING, low="2024-05-01T00:00:00.000Z")
-    high = keys.customer_condition(since)[2][":high"]["S"]
+    high = customer_condition(since)[2][":high"]["S"]
     assert "PENDING#9999" < high < "PENDING_" and high < "PENDINGX"  # closes PENDING# exactly
 
 

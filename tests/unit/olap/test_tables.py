@@ -8,13 +8,13 @@ from typing import Any
 import pytest
 
 from tatami_functions.common.attribute_values import low_level
-from tatami_functions.devices.items import to_item
-from tatami_functions.devices.models import DeviceLog, Level
+from tatami_functions.devices.repository import to_item
+from tatami_functions.devices.schemas import DeviceLog, Level
 from tatami_functions.ip_lookup.addresses import parse_address, prefix_of
 from tatami_functions.ip_lookup.keys import Piece
 from tatami_functions.olap.tables import DECLARED, exported_table, table_key
 from tatami_functions.orders.keys import derived_keys
-from tatami_functions.orders.models import Status
+from tatami_functions.orders.schemas import Status
 
 
 def _declared(item: dict[str, Any], shape: Any) -> None:

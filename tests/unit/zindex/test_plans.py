@@ -11,7 +11,7 @@ from decimal import Decimal as D
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tatami_functions.places.schema import PLACES
+from tatami_functions.places.table import PLACES
 from zindex import Attribute, CostModel, IndexedTable, SearchQuery, SortedIndex, ZIndex
 from zindex.equidepth import EquiDepth
 from zindex.kinds.zplanner import ZPlanner

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tatami_functions.places.schema import PLACES
+from tatami_functions.places.table import PLACES
 from zindex.search import Searcher
 from zindex.statistics import Statistics
 

@@ -8,7 +8,7 @@ from decimal import Decimal as D
 
 import pytest
 
-from tatami_functions.places.schema import PLACES, POPULATION_CEILING
+from tatami_functions.places.table import PLACES, POPULATION_CEILING
 from zindex import Attribute, BadQueryError, IndexedTable, SearchQuery, SortedIndex, UnencodableError, ZIndex
 from zindex.keys import index_keys, indexable
 from zorder import Fixed, UInt

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from tatami.console.errors import BadParameter
 from tatami.console.zcells import blocks, cells
-from tatami_functions.places.schema import PLACES, Z_INDEX
+from tatami_functions.places.table import PLACES, Z_INDEX
 from zindex import Attribute, IndexedTable, ZIndex
 from zorder import UInt
 

@@ -1,8 +1,10 @@
-"""What the places table declares to the Z-index engine: its searchable attributes and its indexes.
+"""The places table, declared once: ``PLACES_TABLE`` (key ``id``, streaming its changes to the engine's
+maintainer) and ``PLACES``, what it declares to the Z-index engine: its searchable attributes and indexes.
 
-The infrastructure reads this declaration to create the GSIs and deploy the maintainer
-(infra/constructs/places.py); the functions read it back from their environment (``ZINDEX_SPEC``), with
-the deployed table's name. The layout was chosen by measurement (bench/zorder_search.py):
+The infrastructure builds the table and, from ``PLACES``, the GSIs and the maintainer
+(infra/services/places.py); the functions read the declaration back from their environment
+(``PlacesSettings``), with the deployed table's name. The layout was chosen by measurement
+(bench/zorder_search.py):
 
 * ``places-z``: latitude/longitude as ``Fixed`` 16 bits (steps of ~300 m) and population as ``UInt(32)``
   saturating at 2**20 - 1. zorder aligns every dimension's top bits at the top of the address, so the
@@ -16,8 +18,11 @@ the deployed table's name. The layout was chosen by measurement (bench/zorder_se
 
 from __future__ import annotations
 
+from tatami_functions.common.tables import TableSchema
 from zindex import Attribute, IndexedTable, SortedIndex, ZIndex
 from zorder import Fixed, UInt
+
+PLACES_TABLE = TableSchema("id", stream="NEW_AND_OLD_IMAGES")
 
 Z_INDEX = "places-z"
 POPULATION_INDEX = "places-population"
@@ -27,7 +32,7 @@ PROJECTED = ("name", "latitude", "longitude", "population", "country")
 
 PLACES = IndexedTable(
     table="",  # bound to the deployed table by the construct
-    key=("id",),
+    key=PLACES_TABLE.key_names,
     attributes=(
         Attribute("latitude", Fixed(-90, 90, 16)),
         Attribute("longitude", Fixed(-180, 180, 16), wraps=True),

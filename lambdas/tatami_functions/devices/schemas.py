@@ -1,4 +1,4 @@
-"""Device log values, their keys, and the bodies the device-log routes accept.
+"""Device logs as the routes take and show them: levels, the stored log and its keys, the request bodies.
 
 The sort key is the seed's composite `level_with_created_at`, e.g. "WARNING#2020-02-02T00:00:00.000Z":
 `begins_with` on "WARNING#" answers "this device's WARNING logs, newest first" from the key alone,

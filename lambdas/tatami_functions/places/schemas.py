@@ -1,21 +1,18 @@
-"""What the API accepts: a place, its id, and the search parameters (validated; errors name the field)."""
+"""What the places routes accept and answer: a place, its id, the search bounds, a search page
+(validated: errors name the field)."""
 
 from __future__ import annotations
 
 from decimal import Decimal
 from typing import Annotated, Any
 
+from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import BaseModel, ConfigDict, Field
 
-from tatami_functions.places.schema import MAX_POPULATION
+from tatami_functions.places.table import MAX_POPULATION
 from zindex.dynamojson import storable
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"  # ids starting with '_' are reserved (statistics)
-DEFAULT_LIMIT = 100
-# About what one DynamoDB Query page (1 MB) holds of the index: a larger page would not save a Query,
-# a smaller one makes a client reading a big box pay a Query per page (and re-read the page's tail).
-# 10,000 places are ~1.2 MB of JSON, well inside Lambda's 6 MB response.
-MAX_LIMIT = 10_000
 
 Latitude = Annotated[
     float, Field(ge=-90, le=90, strict=True, allow_inf_nan=False, description="Degrees north")
@@ -24,6 +21,10 @@ Longitude = Annotated[
     float, Field(ge=-180, le=180, strict=True, allow_inf_nan=False, description="Degrees east")
 ]
 Population = Annotated[int, Field(ge=0, le=MAX_POPULATION, strict=True, description="Inhabitants")]
+# The search's bounds, as query parameters
+LatitudeQ = Annotated[float | None, Query(ge=-90, le=90, allow_inf_nan=False)]
+LongitudeQ = Annotated[float | None, Query(ge=-180, le=180, allow_inf_nan=False)]
+PopulationQ = Annotated[int | None, Query(ge=0, le=MAX_POPULATION)]
 
 
 class PlaceIn(BaseModel):

@@ -1,7 +1,6 @@
-"""A business listing (seed 002's Business table) and the location it is found by.
+"""What the businesses routes accept: a listing (seed 002's Business table) and its id and type.
 
-The location key is `Country:State:City`, so no level may contain ':'. A listing has a whole
-location or none (an online shop): a partial one could never be found level by level.
+A listing's location is whole or absent (`locations`): the body says so in its schema too.
 """
 
 from __future__ import annotations
@@ -11,8 +10,8 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 from pydantic.config import JsonValue
 
-LEVELS = ("Country", "State", "City")
-SEPARATOR = ":"
+from tatami_functions.businesses.locations import LEVELS, location_key
+
 ID_PATTERN = r"^[A-Za-z0-9_.-]{1,64}$"
 TYPE_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"  # e.g. CoffeeShop: a partition key, matched exactly
 Level = Annotated[str, StringConstraints(strip_whitespace=True, max_length=100, pattern=r"^[^:#]*$")]
@@ -57,17 +56,5 @@ class Business(BaseModel):
         ...          City="PaloAlto").location()
         'USA:California:PaloAlto'
         """
-        parts = [getattr(self, level) for level in LEVELS]
-        return SEPARATOR.join(parts) if all(parts) else None
-
-
-def location_levels(location: str) -> tuple[str, ...]:
-    """`USA:Washington` as its levels; ValueError if it is empty, too deep or has an empty level.
-
-    >>> location_levels("USA:Washington")
-    ('USA', 'Washington')
-    """
-    parts = tuple(part.strip() for part in location.split(SEPARATOR))
-    if len(parts) > len(LEVELS) or not all(parts):
-        raise ValueError(f"expected Country[:State[:City]] with no empty level, got {location!r}")
-    return parts
+        parts = tuple(getattr(self, level) for level in LEVELS)
+        return location_key(parts) if all(parts) else None

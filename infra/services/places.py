@@ -1,36 +1,36 @@
 """The places service: GeoNames-style places searchable by latitude, longitude and population.
 
-One table (key ``id``), the indexes its declaration names (``tatami_functions.places.schema``: a Z index
-and a population-sorted index) kept by the engine's maintainer, and one API function serving
+One table (``tatami_functions.places.table``: key ``id``), the indexes its engine declaration names (a
+Z index and a population-sorted index) kept by the engine's maintainer, and one API function serving
 ``PUT/GET /places/{id}`` and ``GET /places/search``.
 """
 
 from __future__ import annotations
 
 from aws_cdk import CfnOutput, Duration, Stack
-from aws_cdk import aws_dynamodb as dynamodb
 from constructs import Construct
 
+from infra.constructs.data_table import schema_props
 from infra.constructs.service_api import Route
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from infra.constructs.table_grants import grant_table
 from infra.constructs.zorder_index import ZOrderIndex
 from tatami_functions import stack_outputs
-from tatami_functions.places.schema import PLACES
+from tatami_functions.places.table import PLACES, PLACES_TABLE
 
 SERVICE = "places"
 
 
 class PlacesService(Construct):
+    """The places table, its engine indexes and maintainer, and the API function.
+
+    >>> PlacesService(stack, "Places", shared=shared)  # doctest: +SKIP
+    """
+
     def __init__(self, scope: Construct, construct_id: str, *, shared: Shared) -> None:
         super().__init__(scope, construct_id)
-        self.table = shared.data_table(
-            self,
-            "Table",
-            partition_key=dynamodb.Attribute(name="id", type=dynamodb.AttributeType.STRING),
-            dynamo_stream=dynamodb.StreamViewType.NEW_AND_OLD_IMAGES,
-        )
+        self.table = shared.data_table(self, "Table", **schema_props(PLACES_TABLE))
         self.api_function = ServiceFunction(
             self,
             "ApiFunction",

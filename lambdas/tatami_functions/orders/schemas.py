@@ -1,4 +1,4 @@
-"""The orders model's values: statuses, the request bodies, and the questions the GSIs answer."""
+"""What the orders routes accept: statuses, the request bodies, and the questions the GSIs answer."""
 
 from __future__ import annotations
 
