@@ -2,9 +2,9 @@
 
 What every such route shares: the engine's searcher of this execution environment (its declaration
 from ``ZINDEX_SPEC``), the signed ``next`` token around the engine's cursor, the page as JSON (items
-without index keys, the stats, every candidate plan with ``explain``), one log line per page, and the
-engine's BadQueryError as a 400 naming the field. A service's route only turns its parameters into
-bounds. Functions using it need the zorder layer (the engine lives there). The engine's planner,
+without index keys, the stats, every candidate plan with ``explain``) and one log line per page. A
+service's repository calls it; its routes turn their parameters into bounds and answer the engine's
+BadQueryError as a 400 naming the field. Functions using it need the zorder layer (the engine lives there). The engine's planner,
 executor and client load with the first request that searches or reads (about 45 ms of CPU a function
 serving other routes does not pay at init: bench/cold_start.py).
 """
@@ -14,16 +14,12 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from functools import cache
-from http import HTTPStatus
 from typing import TYPE_CHECKING, Any
 
-from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
-
-from tatami_functions.common.api import json_response
 from tatami_functions.common.clients import SEARCH_CALLS, aws_client
 from tatami_functions.common.observability import logger
 from tatami_functions.common.tokens import decode_token, encode_token
-from zindex import BadQueryError, Cursor, IndexedTable, SearchQuery
+from zindex import Cursor, IndexedTable, SearchQuery
 
 if TYPE_CHECKING:
     from zindex.search import Searcher
@@ -77,14 +73,3 @@ def search_page(
     if with_plan:
         body["plan"] = explain(page.choice)
     return body
-
-
-def answer_bad_queries(app: APIGatewayRestResolver) -> None:
-    """The engine's BadQueryError as our 400: the message and the field it names."""
-
-    @app.exception_handler(BadQueryError)
-    def _bad_query(exc: BadQueryError) -> Response[Any]:
-        return json_response(
-            HTTPStatus.BAD_REQUEST,
-            {"message": str(exc), "errors": [{"field": exc.field, "in": "query", "message": exc.reason}]},
-        )
