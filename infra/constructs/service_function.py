@@ -143,7 +143,7 @@ class ServiceFunction(lambda_.Function):
 
     Its asset is the import closure of `handler`'s module, and of `imports`: the modules the handler
     imports by name at run time, which no import statement shows (the docs function's
-    `route_modules`). `packages` is accepted for constructs that still pass it, and ignored.
+    `route_modules`).
     """
 
     def __init__(
@@ -155,7 +155,6 @@ class ServiceFunction(lambda_.Function):
         handler: str,
         service: str,
         imports: Sequence[str] = (),
-        packages: Sequence[str] = (),  # no longer used: the asset is the handler's import closure
         uses_zorder: bool = False,
         environment: Mapping[str, str] | None = None,
         timeout: Duration | None = None,

@@ -69,7 +69,6 @@ class ZOrderIndex(Construct):
             layers=shared.layers,
             service=service,
             handler=MAINTAINER_HANDLER,
-            packages=["common"],  # the handler is the engine's own, in the zorder layer
             uses_zorder=True,
             environment={**self.environment, BATCH_SIZE_ENV: str(batch_size)},
             # A batch is at most ``batch_size`` conditional writes, 16 at a time.

@@ -104,7 +104,6 @@ class LogArchiver(Construct):
             layers=shared.layers,
             service=SERVICE,
             handler="tatami_functions.devices.handler.archive",
-            packages=["devices"],
             environment=ArchiveSettings.environment(bucket=bucket.bucket_name),
             timeout=Duration.seconds(60),
             description="Archives device logs deleted by TTL to S3 (gzipped JSON lines)",

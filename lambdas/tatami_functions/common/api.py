@@ -153,7 +153,10 @@ def create_resolver(service: str | None = None) -> APIGatewayRestResolver:
 
     @app.exception_handler(ServiceError)
     def _service_error(exc: ServiceError) -> Response[Any]:
-        return _answer(app, exc.status, "{exc}")(exc)
+        response = _answer(app, exc.status, "{exc}")(exc)
+        if exc.retry_after is not None:
+            response.headers["Retry-After"] = str(exc.retry_after)
+        return response
 
     answer_dependency_failures(app, service)
     return app

@@ -22,9 +22,11 @@ __all__ = ["ConflictError", "DependencyError", "NotFoundError", "ServiceError"]
 
 
 class ServiceError(Exception):
-    """An error a route answers with `status` and the error's text."""
+    """An error a route answers with `status` and the error's text (and `Retry-After` when the error
+    says when to try again)."""
 
     status: ClassVar[HTTPStatus]
+    retry_after: ClassVar[int | None] = None
 
 
 class NotFoundError(ServiceError):

@@ -4,9 +4,9 @@ What every such route shares: the engine's searcher of this execution environmen
 from ``ZINDEX_SPEC``), the signed ``next`` token around the engine's cursor, the page as JSON (items
 without index keys, the stats, every candidate plan with ``explain``) and one log line per page. A
 service's repository calls it; its routes turn their parameters into bounds and answer the engine's
-BadQueryError as a 400 naming the field. Functions using it need the zorder layer (the engine lives there). The engine's planner,
-executor and client load with the first request that searches or reads (about 45 ms of CPU a function
-serving other routes does not pay at init: bench/cold_start.py).
+BadQueryError as a 400 naming the field. Functions using it need the zorder layer (the engine lives
+there). The engine's planner, executor and client load with the first request that searches or
+reads (about 45 ms of CPU a function serving other routes does not pay at init: bench/cold_start.py).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from tatami_functions.common.clients import SEARCH_CALLS, aws_client
 from tatami_functions.common.observability import logger
-from tatami_functions.common.tokens import decode_token, encode_token
+from tatami_functions.common.paging import cursor_from, next_token
 from zindex import Cursor, IndexedTable, SearchQuery
 
 if TYPE_CHECKING:
@@ -57,7 +57,8 @@ def search_page(
     from zindex.search import public
 
     engine, signed_for = searcher(), request.scope(scope)
-    cursor = Cursor.from_json(decode_token(token, signed_for)) if token else None
+    found = cursor_from(token, signed_for)
+    cursor = None if found is None else Cursor.from_json(found)
     page = engine.search(request, limit, cursor)
     if page.without_statistics:
         logger.warning(
@@ -67,7 +68,7 @@ def search_page(
     logger.info("search page", extra={**page.stats_json(), "planning_ms": round(page.planning_ms, 2)})
     body: dict[str, Any] = {
         "items": [public(engine.table, found) for found in page.items],
-        "next": None if page.cursor is None else encode_token(page.cursor.to_json(), signed_for),
+        "next": next_token(None if page.cursor is None else page.cursor.to_json(), signed_for),
         "stats": page.stats_json(),
     }
     if with_plan:

@@ -15,7 +15,6 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from tatami_functions.common.api import create_resolver, json_response
 from tatami_functions.counters import service
-from tatami_functions.counters.exceptions import KeyInProgressError
 from tatami_functions.counters.schemas import CounterName, CounterSpec, IdempotencyKey, IncrementBody
 
 app = create_resolver()
@@ -75,11 +74,3 @@ def get_counter(
     source: Annotated[Literal["shards", "rollup"], Query(description="rollup: one item, may lag")] = "shards",
 ) -> dict[str, Any]:
     return service.read_counter(name, source, consistent).to_json()
-
-
-# The one error common.errors cannot answer: its 409 tells the client when to retry.
-@app.exception_handler(KeyInProgressError)
-def _in_progress(_exc: KeyInProgressError) -> Response[Any]:
-    message = "Idempotency-Key: a request with this key is being committed right now; retry shortly"
-    body = {"message": message}
-    return Response(HTTPStatus.CONFLICT, content_types.APPLICATION_JSON, body, headers={"Retry-After": "1"})

@@ -55,8 +55,15 @@ class KeyReusedError(CounterError, ServiceError):
         super().__init__("Idempotency-Key: already used for a different `by` on this counter; use a new key")
 
 
-class KeyInProgressError(CounterError):
-    """Another request with this Idempotency-Key is committing right now; retry shortly (409)."""
+class KeyInProgressError(CounterError, ConflictError):
+    """Another request with this Idempotency-Key is committing right now: a 409 saying when to retry."""
+
+    retry_after = 1
+
+    def __init__(self) -> None:
+        super().__init__(
+            "Idempotency-Key: a request with this key is being committed right now; retry shortly"
+        )
 
 
 class IncrementConflictError(CounterError):
