@@ -3,7 +3,8 @@
 The CDK app (`infra`, in a checkout only) writes these outputs; the CLI (`tatami`) reads them from
 CloudFormation after `cdk deploy`, or from the local cloud, which serves the same template. Both
 import the names from here, so the two cannot drift and the CLI finds a deployed stack without
-`infra`. It lives in `common`, below both of them in the import layers; no function reads it.
+`infra`. It sits at the top of `tatami_functions`, below both of them in the import layers and outside
+every function's asset: no function reads it.
 """
 
 from __future__ import annotations
