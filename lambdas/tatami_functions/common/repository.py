@@ -13,7 +13,8 @@ codes a caller names, into its conflict or not-found error, with `raise ... from
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, cast
 
 from botocore.exceptions import BotoCoreError, ClientError
@@ -115,6 +116,15 @@ class Repository[ClientT]:
                 raise errors[code] from exc
             raise self._failure(operation, action, exc) from exc
         except BotoCoreError as exc:
+            raise self._failure(operation, action, exc) from exc
+
+    @contextmanager
+    def _translated(self, operation: str, action: str) -> Iterator[None]:
+        """SDK errors raised inside, by a library calling AWS with its own client (the Z-index
+        engine), leave as the service's `unavailable` error, as `_call`'s do."""
+        try:
+            yield
+        except (ClientError, BotoCoreError) as exc:
             raise self._failure(operation, action, exc) from exc
 
     def _failure(self, operation: str, action: str | None, exc: BaseException) -> Exception:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self
 
-from botocore.exceptions import BotoCoreError, ClientError
+from botocore.exceptions import ClientError
 
 from tatami_functions.common import index_search
 from tatami_functions.common.attribute_values import low_level, plain
@@ -212,10 +212,8 @@ class OrdersRepository(Repository["DynamoDBClient"]):
     ) -> dict[str, Any]:
         """One page of the orders within `bounds` (attribute -> inclusive (low, high)) through the
         Z-index engine (`common.index_search`: its searcher reads the declaration from the environment)."""
-        try:
+        with self._translated("search", "search orders"):  # the engine calls DynamoDB with its own client
             return index_search.search_page(index_search.query(bounds), scope, limit, token, with_plan)
-        except (ClientError, BotoCoreError) as exc:  # the engine calls DynamoDB with its own client
-            raise self._failure("search", "search orders", exc) from exc
 
 
 def repository() -> OrdersRepository:

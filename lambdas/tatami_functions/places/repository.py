@@ -11,8 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Self
 
-from botocore.exceptions import BotoCoreError, ClientError
-
 from tatami_functions.common import index_search
 from tatami_functions.common.repository import TableRepository
 from tatami_functions.places.exceptions import PlaceNotFoundError, PlacesUnavailableError
@@ -74,10 +72,8 @@ class PlacesRepository(TableRepository):
     ) -> dict[str, Any]:
         """One page of the places within `bounds` (attribute -> inclusive (low, high)) through the
         Z-index engine (its searcher reads the declaration from the environment)."""
-        try:
+        with self._translated("search", "search places"):  # the engine calls DynamoDB with its own client
             return index_search.search_page(index_search.query(bounds), scope, limit, token, with_plan)
-        except (ClientError, BotoCoreError) as exc:  # the engine calls DynamoDB with its own client
-            raise self._failure("search", "search places", exc) from exc
 
 
 def repository() -> PlacesRepository:
