@@ -20,7 +20,7 @@ from typing import Any
 import click
 
 from tatami.commands.zindex_target import open_table, table_options
-from zindex import Cursor, IndexedTable, SearchQuery, SortedIndex, ZIndex
+from zindex import Cursor, IndexedTable, SearchQuery
 from zindex.advisor import advise as advise_indexes
 from zindex.dynamodb import IndexRepository
 from zindex.errors import ZIndexError
@@ -163,13 +163,6 @@ def _sample(repository: IndexRepository, count: int) -> list[dict[str, Any]]:
     return items
 
 
-def _describe_index(index: Any) -> str:
-    if isinstance(index, ZIndex):
-        return f"Z over {', '.join(index.attributes)} ({index.bucket_bits} bucket bits)"
-    assert isinstance(index, SortedIndex)
-    return f"sorted by {index.attribute} ({index.shards} shards)"
-
-
 @click.command()
 @table_options
 @click.option(
@@ -201,7 +194,7 @@ def advise(local: bool, table_name: str, workload: Path, sample: int) -> None:
     click.echo(f"  no index (a Scan per search): workload cost {found.scan_cost:,.1f}")
     for n, p in enumerate(found.kept, 1):
         click.echo(
-            f"  {n}. {_describe_index(p.index):<48} workload cost {p.workload_cost:>9,.1f}  "
+            f"  {n}. {p.index.describe():<48} workload cost {p.workload_cost:>9,.1f}  "
             f"best for {p.best_for:>4} searches  {p.storage_bytes / 1e6:>8,.1f} MB  "
             f"+{p.write_units} WCU per item write"
         )

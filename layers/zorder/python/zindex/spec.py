@@ -95,6 +95,10 @@ class Index(ABC):
     name: str
 
     # --- what it is made of -----------------------------------------------------------------------
+    @abstractmethod
+    def describe(self) -> str:
+        """The index in a few words, for people (`tatami zindex plans`)."""
+
     @property
     @abstractmethod
     def ordered_by(self) -> tuple[str, ...]:

@@ -43,6 +43,9 @@ class SortedIndex(Index):
     def ordered_by(self) -> tuple[str, ...]:
         return (self.attribute,)
 
+    def describe(self) -> str:
+        return f"sorted by {self.attribute} ({self.shards} shards)"
+
     @property
     def written(self) -> tuple[str, ...]:
         return (self.shard_attribute,)

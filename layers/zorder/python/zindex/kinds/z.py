@@ -54,6 +54,9 @@ class ZIndex(Index):
     def ordered_by(self) -> tuple[str, ...]:
         return self.attributes
 
+    def describe(self) -> str:
+        return f"Z over {', '.join(self.attributes)} ({self.bucket_bits} bucket bits)"
+
     @property
     def written(self) -> tuple[str, ...]:
         return (self.bucket_attribute, self.address_attribute)
