@@ -126,24 +126,12 @@ def service_code(handler: str, imports: Sequence[str] = ()) -> lambda_.Code:
     return compiled_code(LAMBDAS_DIR, [f"{FUNCTIONS_PACKAGE}/__init__.py", *import_closure(modules)])
 
 
-def route_modules(packages: Sequence[str], root: Path = LAMBDAS_DIR) -> list[str]:
-    """Every route module (`api.py`) under the named packages of `tatami_functions`: what the docs
-    function imports by name to merge their OpenAPI documents (`tatami_functions/docs/api.py`)."""
-    base = root / FUNCTIONS_PACKAGE
-    return [
-        ".".join((FUNCTIONS_PACKAGE, *path.relative_to(base).with_suffix("").parts))
-        for package in packages
-        for path in sorted((base / package).rglob("api.py"))
-        if "__pycache__" not in path.parts
-    ]
-
-
 class ServiceFunction(lambda_.Function):
     """A Python function of one service with Powertools, tracing and a log group with retention.
 
     Its asset is the import closure of `handler`'s module, and of `imports`: the modules the handler
     imports by name at run time, which no import statement shows (the docs function's
-    `route_modules`).
+    `tatami_functions.docs.api.service_api_modules`).
     """
 
     def __init__(

@@ -9,9 +9,9 @@ from __future__ import annotations
 from constructs import Construct
 
 from infra.constructs.service_api import Route
-from infra.constructs.service_function import FUNCTIONS_PACKAGE, ServiceFunction, route_modules
+from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
-from infra.paths import LAMBDAS_DIR
+from tatami_functions.docs.api import service_api_modules
 
 
 class DocsService(Construct):
@@ -25,14 +25,8 @@ class DocsService(Construct):
             layers=shared.layers,
             service="docs",
             handler="tatami_functions.docs.handler.handler",
-            imports=route_modules(service_packages()),  # the routes it merges, imported by name
+            imports=service_api_modules(),  # the routes it merges, imported by name
             uses_zorder=True,  # it imports every service's routes, places' among them
             description="Serves the merged OpenAPI document of every route",
         )
         shared.api.add_routes(self.function, [Route("GET", "/openapi.json")])
-
-
-def service_packages() -> list[str]:
-    """The packages of `tatami_functions` with routes (the docs function's own aside)."""
-    root = LAMBDAS_DIR / FUNCTIONS_PACKAGE
-    return sorted(p.name for p in root.iterdir() if (p / "api.py").exists() and p.name != "docs")

@@ -108,20 +108,19 @@ class Repository[ClientT]:
         """`client.<operation>(**request)`; an error code in `errors` raises its exception, any other
         SDK error the service's `unavailable` error, "cannot <action>: <what failed>; retry after N
         s" (by default the action is the operation's words on the noun: "put item on lockers")."""
-        try:
-            return getattr(self.client, operation)(**request)
-        except ClientError as exc:
-            code = exc.response["Error"]["Code"]
-            if errors and code in errors:
-                raise errors[code] from exc
-            raise self._failure(operation, action, exc) from exc
-        except BotoCoreError as exc:
-            raise self._failure(operation, action, exc) from exc
+        with self._translated(operation, action):
+            try:
+                return getattr(self.client, operation)(**request)
+            except ClientError as exc:
+                code = exc.response["Error"]["Code"]
+                if errors and code in errors:
+                    raise errors[code] from exc
+                raise
 
     @contextmanager
-    def _translated(self, operation: str, action: str) -> Iterator[None]:
-        """SDK errors raised inside, by a library calling AWS with its own client (the Z-index
-        engine), leave as the service's `unavailable` error, as `_call`'s do."""
+    def _translated(self, operation: str, action: str | None = None) -> Iterator[None]:
+        """SDK errors raised inside leave as the service's `unavailable` error: `_call`'s, and those of
+        a library calling AWS with its own client (the Z-index engine)."""
         try:
             yield
         except (ClientError, BotoCoreError) as exc:
