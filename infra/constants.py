@@ -17,3 +17,15 @@ POWERTOOLS_VERSION = version("aws-lambda-powertools")
 
 API_STAGE = "v1"
 METRICS_NAMESPACE = "Tatami"
+
+
+def critical_alarm_name(stack_name: str, service: str) -> str:
+    """The composite alarm that pages for a service's Critical alarms and rolls back its deployments.
+
+    The monitoring stack builds it; the service stack's deployment groups name it (a name, not a
+    CloudFormation reference, so neither stack waits on the other).
+
+    >>> critical_alarm_name("TatamiDev", "places")
+    'TatamiDev-places-Critical'
+    """
+    return f"{stack_name}-{service}-Critical"
