@@ -18,7 +18,6 @@ from constructs import IConstruct
 __all__ = ["acknowledge", "arn_of", "check_app"]
 
 PACK = "AwsSolutions"  # acknowledgments name the plugin, as cdk-nag's messages print them
-LAMBDA_LOGS = "Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole"
 
 
 def check_app(app: App) -> None:

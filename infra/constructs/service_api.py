@@ -24,6 +24,7 @@ from aws_cdk import aws_logs as logs
 from constructs import Construct
 
 from infra import constants
+from infra.constructs.deployments import live_alias
 from infra.nag import acknowledge
 
 _NOT_COGNITO = "Callers authenticate with IAM (SigV4) or API keys, not Cognito user pools."
@@ -156,9 +157,12 @@ class ServiceApi(Construct):
         self.rest_api.deployment_stage.node.add_dependency(group)
 
     def add_routes(self, function: lambda_.Function, routes: Sequence[Route]) -> None:
-        """Serve each route with `function` (API Gateway proxy integration, one permission per method)."""
+        """Serve each route with `function`'s live alias (API Gateway proxy integration, one permission
+        per method), which CodeDeploy shifts to each new version (`deployments.live_alias`)."""
         _check_timeout(function)
-        integration = apigw.LambdaIntegration(function, allow_test_invoke=False, timeout=INTEGRATION_TIMEOUT)
+        integration = apigw.LambdaIntegration(
+            live_alias(function), allow_test_invoke=False, timeout=INTEGRATION_TIMEOUT
+        )
         for route in routes:
             resource = self.rest_api.root.resource_for_path(route.path)
             method = resource.add_method(

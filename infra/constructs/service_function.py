@@ -18,13 +18,14 @@ from importlib.metadata import PackageNotFoundError, PathDistribution, version
 from pathlib import Path
 
 from aws_cdk import AssetHashType, Duration, RemovalPolicy
+from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
 from constructs import Construct
 
 from infra import constants
 from infra.constructs.compiled_asset import compiled_code, compiled_layer_code
-from infra.nag import LAMBDA_LOGS, acknowledge
+from infra.nag import acknowledge
 from infra.paths import LAMBDAS_DIR, POWERTOOLS_LAYER_DIR, ZORDER_LAYER_DIR
 from tatami_functions.common.settings import PowertoolsSettings
 
@@ -129,6 +130,10 @@ def service_code(handler: str, imports: Sequence[str] = ()) -> lambda_.Code:
 class ServiceFunction(lambda_.Function):
     """A Python function of one service with Powertools, tracing and a log group with retention.
 
+    Its role may write its own log group and nothing else of CloudWatch Logs: not CDK's default
+    `AWSLambdaBasicExecutionRole` (`logs:*` writes on every group, so any function could forge
+    another's EMF lines, which the lag alarms trust).
+
     Its asset is the import closure of `handler`'s module, and of `imports`: the modules the handler
     imports by name at run time, which no import statement shows (the docs function's
     `tatami_functions.docs.api.service_api_modules`).
@@ -177,12 +182,7 @@ class ServiceFunction(lambda_.Function):
             },
         )
         self.service = service
-        acknowledge(
-            self,
-            "AwsSolutions-IAM4",
-            "AWSLambdaBasicExecutionRole only lets the function write its own logs.",
-            LAMBDA_LOGS,
-        )
+        self._write_only_own_logs(log_group)
         acknowledge(
             self,
             "AwsSolutions-IAM5",
@@ -195,6 +195,16 @@ class ServiceFunction(lambda_.Function):
             "Python 3.13, not the newest runtime, on purpose: the tests run the functions on the "
             "runtime's minor version, and 3.13 is the newest these machines install.",
         )
+
+    def _write_only_own_logs(self, log_group: logs.LogGroup) -> None:
+        """CreateLogStream and PutLogEvents on its own group, instead of the managed policy CDK gives
+        every role it makes (AWSLambdaBasicExecutionRole: log writes on every group). The role keeps its
+        construct id, so its logical ID: its managed policies are emptied rather than the role made anew."""
+        assert isinstance(self.role, iam.Role)
+        log_group.grant_write(self.role)
+        resource = self.role.node.default_child
+        assert isinstance(resource, iam.CfnRole)
+        resource.managed_policy_arns = None
 
 
 def add_environment(function: lambda_.Function, variables: Mapping[str, str]) -> None:

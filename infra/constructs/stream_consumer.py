@@ -17,6 +17,7 @@ from aws_cdk import aws_lambda_event_sources as sources
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
+from infra.constructs.deployments import live_alias
 from infra.nag import acknowledge
 
 
@@ -55,8 +56,9 @@ def subscribe_to_stream(
 ) -> None:
     """Run ``function`` on ``table``'s stream from its oldest record, reporting partial batch failures,
     bisecting a failing batch, within bounded retries and record age, parking what it gives up on in
-    ``failures``."""
-    function.add_event_source(
+    ``failures``. The mapping invokes the function's live alias, which CodeDeploy shifts to each new
+    version (`deployments.live_alias`)."""
+    live_alias(function).add_event_source(
         sources.DynamoEventSource(
             table,
             starting_position=lambda_.StartingPosition.TRIM_HORIZON,

@@ -33,9 +33,11 @@ def doctor(cdk_out: Path | None, no_synth: bool) -> None:
              runtime (boto3) or Python 3.13's standard library provide
     env      every environment variable the handler's code needs is set
     grant    each function's role is granted exactly what its code calls, on the resources it
-             names: no call left ungranted, no grant left uncalled
+             names: no call left ungranted, no grant left uncalled; logs only on its own group
     stream   each stream mapping's role may read the stream and write its failure queue; partial
              batch failures are reported; no table streams to nobody
+    deploy   every route and stream mapping invokes an alias whose CodeDeploy deployment
+             group rolls back on its service's Critical alarm
     cdk-nag  AwsSolutions rules compliant or acknowledged with a reason
     cfn-lint the template passes cfn-lint
 

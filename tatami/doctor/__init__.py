@@ -13,6 +13,7 @@ from pathlib import Path
 from cfnlint.api import ManualArgs, lint_file
 
 from tatami.doctor.checks import Finding, check_environment, check_imports
+from tatami.doctor.deployments import check_deployments
 from tatami.doctor.grants import check_grants
 from tatami.doctor.streams import check_streams
 from tatami.local.template.assembly import Assembly, load_assembly
@@ -25,6 +26,7 @@ ASSEMBLY_CHECKS: list[tuple[str, Callable[[Assembly], list[Finding]]]] = [
     ("environment", check_environment),
     ("grants", check_grants),
     ("streams", check_streams),
+    ("deployments", check_deployments),
 ]
 
 

@@ -2,9 +2,12 @@
 
 Both ways, per function, action and resource: a call of the code (`access.py`) that its role may not
 make, and an action its role is granted on a resource that no call of the code (nor Lambda itself:
-logs, X-Ray, its stream mappings) makes there. The policies are those the local cloud enforces
-(`iam/policies.py`), evaluated by its own logic, ignoring the conditions of Allow statements (a
-request's condition keys, such as an S3 prefix, are not known statically).
+X-Ray, its stream mappings, its own log group) makes there. Lambda writes a function's logs with its
+role, so a `logs:` grant is due on the function's own group and on nothing else: with another group
+(or `*`, AWSLambdaBasicExecutionRole's) it could forge another function's EMF lines. The policies are
+those the local cloud enforces (`iam/policies.py`), evaluated by its own logic, ignoring the
+conditions of Allow statements (a request's condition keys, such as an S3 prefix, are not known
+statically).
 """
 
 from __future__ import annotations
@@ -26,10 +29,10 @@ from tatami.doctor.streams import MAPPING_READS
 from tatami.local.gateway.routes import read_routes
 from tatami.local.iam.evaluate import evaluate, matches
 from tatami.local.iam.policies import compile_policies
-from tatami.local.template.assembly import Assembly, TableSpec
-from tatami.local.template.intrinsics import Resolver
+from tatami.local.template.assembly import Assembly, Stack, TableSpec, target_id
+from tatami.local.template.intrinsics import LOCAL_ACCOUNT, LOCAL_REGION, Resolver
 
-_LAMBDAS_OWN = ("logs:", "xray:")  # Lambda writes the function's logs and traces with its role
+_LAMBDAS_OWN = ("xray:",)  # Lambda writes the function's traces with its role, on no resource
 
 
 class _Function:
@@ -40,6 +43,7 @@ class _Function:
         self.policy = ignoring_conditions(compile_policies(stack, resolver, function_id))
         self.accesses = function_access(assembly, assembly.functions[function_id], routes)
         self.resolver, self.tables = resolver, {t.logical_id: t for t in assembly.tables}
+        self.log_group = own_log_group(stack, resolver, function_id)
         self.mapped = [
             (action, resolver.get_att(m.table_id, "StreamArn"))
             for m in assembly.stream_mappings
@@ -74,6 +78,9 @@ class _Function:
             for arn in self.arns(access, logical_id)
         )
 
+    def writes_own_logs(self, pattern: str) -> bool:
+        return pattern == self.log_group or pattern.startswith(self.log_group + ":")
+
     def used(self, action: str, pattern: str) -> bool:
         if any(matches(action, a, ignore_case=True) and matches(pattern, r) for a, r in self.mapped):
             return True
@@ -90,6 +97,16 @@ class _Function:
     def _grants(statement: dict[str, Any], action: str) -> bool:
         actions = statement.get("actions", [])
         return statement["effect"] == "Allow" and any(matches(a, action, ignore_case=True) for a in actions)
+
+
+def own_log_group(stack: Stack, resolver: Resolver, function_id: str) -> str:
+    """The ARN of the group Lambda writes the function's logs to: its LoggingConfig's, or
+    /aws/lambda/<name>."""
+    props = stack.template["Resources"][function_id]["Properties"]
+    group = target_id(props.get("LoggingConfig", {}).get("LogGroup"))
+    if group is not None:
+        return resolver.get_att(group, "Arn")
+    return f"arn:aws:logs:{LOCAL_REGION}:{LOCAL_ACCOUNT}:log-group:/aws/lambda/{resolver.refs[function_id]}"
 
 
 def _indexes(table: TableSpec | None) -> list[dict[str, Any]]:
@@ -129,8 +146,15 @@ def _never_called(function_id: str, function: _Function, names: dict[str, str]) 
             continue
         for action in statement.get("actions", []):
             for pattern in statement.get("resources", []):
+                where = name_of(pattern, names)
+                if action.startswith("logs:"):
+                    if not function.writes_own_logs(pattern):
+                        own = name_of(function.log_group, names)
+                        message = f"is granted {action} on {where}, beyond its own log group {own}"
+                        unused.add(Finding("grant", function_id, message))
+                    continue
                 if action.startswith(_LAMBDAS_OWN) or function.used(action, pattern):
                     continue
-                message = f"is granted {action} on {name_of(pattern, names)}, which its code never calls"
+                message = f"is granted {action} on {where}, which its code never calls"
                 unused.add(Finding("grant", function_id, message))
     return unused

@@ -40,7 +40,13 @@ from tatami.local.gateway.server import ApiGateway
 from tatami.local.iam.guard import ENFORCE, OFF
 from tatami.local.logbook import LogBook
 from tatami.local.state import default_work_dir
-from tatami.local.template.assembly import Assembly, FunctionSpec, StreamMappingSpec, load_assembly
+from tatami.local.template.assembly import (
+    LOCAL_VERSION,
+    Assembly,
+    FunctionSpec,
+    StreamMappingSpec,
+    load_assembly,
+)
 from tatami.local.template.intrinsics import LOCAL_REGION, Resolver, UnresolvableError
 
 T = TypeVar("T")
@@ -201,8 +207,13 @@ class LocalCloud:
             for engine in self.engines
         }
 
-    def invoke(self, function_id: str, event: dict[str, Any], timeout: float | None = None) -> Invocation:
-        invocation = self.pools[function_id].invoke(event, timeout)
+    def invoke(self, target_id: str, event: dict[str, Any], timeout: float | None = None) -> Invocation:
+        """Invoke a function, or the function behind an alias (`target_id` names either, as a
+        FunctionName may be qualified): through an alias its context carries the alias's ARN."""
+        alias = self.assembly.aliases.get(target_id)
+        function_id = alias.function_id if alias else target_id
+        qualified = (alias.name, LOCAL_VERSION) if alias else None
+        invocation = self.pools[function_id].invoke(event, timeout, qualified)
         self.metrics.invocation(self.assembly.functions[function_id].name, invocation)
         return invocation
 
@@ -393,12 +404,17 @@ class LocalCloud:
                 sqs.send_message(QueueUrl=queue_url, MessageBody=json.dumps(message))
 
         def invoke(event: dict[str, Any]) -> Invocation:
-            return self.invoke(spec.function_id, event)
+            return self.invoke(spec.alias_id or spec.function_id, event)
 
         def log(line: str) -> None:
             self.log.write(source, line)
 
-        function_arn = self.resolver.get_att(spec.function_id, "Arn")
+        # Lambda names the invoked ARN in what it parks: the alias's when the mapping names one.
+        function_arn = (
+            self.resolver.refs[spec.alias_id]
+            if spec.alias_id
+            else self.resolver.get_att(spec.function_id, "Arn")
+        )
         function_name = self.assembly.functions[spec.function_id].name
 
         def report_age(seconds: float) -> None:

@@ -66,7 +66,7 @@ def test_the_rollup_mapping_retries_bounded_bisects_and_keeps_what_it_drops(synt
     (mapping,) = [
         m["Properties"]
         for m in synthesized.resources("AWS::Lambda::EventSourceMapping").values()
-        if m["Properties"]["FunctionName"] == {"Ref": rollup_id}
+        if synthesized.invoked_function(m["Properties"]["FunctionName"]) == rollup_id
     ]
     assert mapping["EventSourceArn"] == {"Fn::GetAtt": [shards_id, "StreamArn"]}
     assert mapping["StartingPosition"] == "TRIM_HORIZON"
@@ -95,15 +95,16 @@ def test_each_route_reaches_its_function(synthesized: Synthesized) -> None:
         return f"{prefix}/{props['PathPart']}"
 
     routes = {
-        (m["Properties"]["HttpMethod"], path(m["Properties"]["ResourceId"]["Ref"])): json.dumps(
-            m["Properties"]["Integration"]["Uri"]
-        )
+        (
+            m["Properties"]["HttpMethod"],
+            path(m["Properties"]["ResourceId"]["Ref"]),
+        ): synthesized.invoked_function(m["Properties"]["Integration"]["Uri"])
         for m in synthesized.resources("AWS::ApiGateway::Method").values()
     }
     write_id, read_id = _function(synthesized, "Write")[0], _function(synthesized, "Read")[0]
-    assert write_id in routes[("PUT", "/counters/{name}")]
-    assert write_id in routes[("POST", "/counters/{name}/increments")]
-    assert read_id in routes[("GET", "/counters/{name}")]
+    assert write_id == routes[("PUT", "/counters/{name}")]
+    assert write_id == routes[("POST", "/counters/{name}/increments")]
+    assert read_id == routes[("GET", "/counters/{name}")]
 
 
 def test_least_privilege_per_function(synthesized: Synthesized) -> None:

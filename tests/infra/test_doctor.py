@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -49,8 +50,9 @@ def drop_batch_failures(function_prefix: str) -> Callable[[Template], None]:
     def change(template: Template) -> None:
         for resource in template["Resources"].values():
             props = resource.get("Properties", {})
-            name = str(props.get("FunctionName", {}).get("Ref", ""))
-            if resource["Type"] == "AWS::Lambda::EventSourceMapping" and name.startswith(function_prefix):
+            # The function's own Ref, or its alias's inside the qualified name CDK writes.
+            name = json.dumps(props.get("FunctionName"))
+            if resource["Type"] == "AWS::Lambda::EventSourceMapping" and f'"{function_prefix}' in name:
                 props.pop("FunctionResponseTypes")
 
     return change

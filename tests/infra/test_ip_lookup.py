@@ -78,7 +78,7 @@ def test_both_routes_are_served_and_get_is_cache_keyed_by_address(synthesized: S
     served = {}
     for method in synthesized.resources("AWS::ApiGateway::Method").values():
         props = method["Properties"]
-        if function_id in str(props["Integration"]["Uri"]):
+        if synthesized.invoked_function(props["Integration"]["Uri"]) == function_id:
             served[(props["HttpMethod"], resources[props["ResourceId"]["Ref"]]["Properties"]["PathPart"])] = (
                 props
             )

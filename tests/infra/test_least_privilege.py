@@ -46,3 +46,27 @@ def test_each_function_is_granted_what_it_calls(
     synthesized: Synthesized, function: str, service: str, expected: set[str]
 ) -> None:
     assert granted(synthesized, function, service) == expected
+
+
+def test_each_function_writes_its_own_log_group_and_no_other(synthesized: Synthesized) -> None:
+    """No AWSLambdaBasicExecutionRole (`logs:*` writes on `*`): a function that could write another's
+    log group could forge its EMF lines, which the lag alarms trust."""
+    roles = synthesized.resources("AWS::IAM::Role")
+    policies = synthesized.resources("AWS::IAM::Policy").values()
+    for function_id, function in synthesized.resources("AWS::Lambda::Function").items():
+        props = function["Properties"]
+        role = props["Role"]["Fn::GetAtt"][0]
+        assert "ManagedPolicyArns" not in roles[role]["Properties"], function_id
+        own = {"Fn::GetAtt": [props["LoggingConfig"]["LogGroup"]["Ref"], "Arn"]}
+        logs = [
+            (statement["Action"], statement["Resource"])
+            for policy in policies
+            if {"Ref": role} in policy["Properties"]["Roles"]
+            for statement in policy["Properties"]["PolicyDocument"]["Statement"]
+            if any(str(a).startswith("logs:") for a in _listed(statement["Action"]))
+        ]
+        assert logs == [(["logs:CreateLogStream", "logs:PutLogEvents"], own)], function_id
+
+
+def _listed(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value]

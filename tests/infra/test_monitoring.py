@@ -77,7 +77,7 @@ def test_every_function_has_an_errors_a_throttles_and_a_duration_alarm(synthesiz
 
 def test_every_stream_consumer_has_an_iterator_age_alarm(synthesized: Synthesized) -> None:
     mappings = synthesized.resources("AWS::Lambda::EventSourceMapping").values()
-    consumers = {(m["Properties"]["FunctionName"]["Ref"],) for m in mappings}
+    consumers = {(synthesized.invoked_function(m["Properties"]["FunctionName"]),) for m in mappings}
     ages = _on(synthesized, "IteratorAge")
     assert set(ages) == consumers and len(consumers) == 5
     assert {(a["Threshold"], _stat(a)["Stat"]) for a in ages.values()} == {(300_000, "Maximum")}

@@ -24,5 +24,7 @@ def test_every_stream_mapping_has_the_one_shape(synthesized: Synthesized) -> Non
         assert props["BisectBatchOnFunctionError"] is True, logical_id
         assert 0 <= props["MaximumRetryAttempts"] <= 10, logical_id
         assert "OnFailure" in props["DestinationConfig"], logical_id
-        handlers.add(functions[props["FunctionName"]["Ref"]]["Properties"]["Handler"])
+        handlers.add(
+            functions[str(synthesized.invoked_function(props["FunctionName"]))]["Properties"]["Handler"]
+        )
     assert handlers == HANDLERS

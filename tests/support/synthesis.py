@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from infra.app import create_app
 from infra.stacks.monitoring_stack import monitoring_stack_name
-from tatami.local.template.assembly import Stack, read_stacks
+from tatami.local.template.assembly import Stack, invoked, read_stacks
 from tatami_functions import stack_outputs
 
 MONITORING_STACK = monitoring_stack_name(stack_outputs.STACK_NAME)
@@ -24,8 +25,18 @@ class Synthesized:
 
     def stack(self) -> Stack:
         """The service stack as the local cloud reads it (its routes, its functions)."""
+        return self._stack
+
+    @cached_property
+    def _stack(self) -> Stack:
         (stack,) = [stack for stack in read_stacks(self.cdk_out) if stack.name == stack_outputs.STACK_NAME]
         return stack
+
+    def invoked_function(self, reference: object) -> str | None:
+        """The function a mapping's FunctionName or an integration's URI invokes, through its alias or
+        not (`tatami.local.template.assembly.invoked`)."""
+        found = invoked(self.stack(), reference)
+        return found[0] if found else None
 
     def resources(self, resource_type: str) -> dict[str, dict[str, Any]]:
         return {k: v for k, v in self.template["Resources"].items() if v["Type"] == resource_type}

@@ -13,7 +13,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from tatami.local.template.assembly import Assembly, TableSpec, local_name
+from tatami.local.template.assembly import LOCAL_VERSION, Assembly, TableSpec, local_name
 from tatami.local.template.intrinsics import LOCAL_ACCOUNT, LOCAL_REGION, Resolver
 
 _INDEX_KEYS = ("IndexName", "KeySchema", "Projection")
@@ -144,9 +144,17 @@ def create_glue_catalog(glue: Any, assembly: Assembly, resolver: Resolver) -> No
 
 
 def register_functions(assembly: Assembly, resolver: Resolver) -> None:
+    """Functions, and their aliases and versions (a `Ref` of either is its qualified ARN): the local
+    cloud serves each function's one version, the template's, as version 1."""
     for logical_id, spec in assembly.functions.items():
         resolver.refs[logical_id] = spec.name
         resolver.attributes[(logical_id, "Arn")] = _arn("lambda", f"function:{spec.name}")
+    for alias in assembly.aliases.values():
+        function_arn = resolver.attributes[(alias.function_id, "Arn")]
+        resolver.refs[alias.logical_id] = f"{function_arn}:{alias.name}"
+        if alias.version_id:
+            resolver.refs[alias.version_id] = f"{function_arn}:{LOCAL_VERSION}"
+            resolver.attributes[(alias.version_id, "Version")] = LOCAL_VERSION
 
 
 def register_remaining(assembly: Assembly, resolver: Resolver) -> None:

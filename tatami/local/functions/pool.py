@@ -24,6 +24,7 @@ from typing import Any
 from tatami.local.template.assembly import FunctionSpec
 
 LogSink = Callable[[str, str], None]
+Qualified = tuple[str, str]  # an alias's name and the version it points at: ("live", "1")
 INIT_TIMEOUT_SECONDS = 20.0  # Lambda allows 10 s of init; a loaded 2-core laptop needs more
 RECENT_INVOCATIONS = 50  # kept per function for the console's operations view
 
@@ -39,6 +40,7 @@ class Invocation:
     duration_ms: float = 0.0
     max_memory_used_mb: int | None = None  # None when the worker died before it could say
     started_at: float = 0.0  # epoch seconds
+    qualifier: str | None = None  # the alias it was invoked through (`live`), None when unqualified
 
 
 class _WorkerGone(RuntimeError):
@@ -66,9 +68,13 @@ class Worker:
         threading.Thread(target=self._forward_logs, args=(log_sink,), daemon=True).start()
         self.ready = json.loads(self._next_reply(INIT_TIMEOUT_SECONDS)).get("ready", False)
 
-    def invoke(self, event: Any, request_id: str, timeout_seconds: float) -> dict[str, Any]:
+    def invoke(
+        self, event: Any, request_id: str, timeout_seconds: float, alias: Qualified | None = None
+    ) -> dict[str, Any]:
         deadline_ms = int((time.time() + timeout_seconds) * 1000)
         request = {"event": event, "request_id": request_id, "deadline_ms": deadline_ms}
+        if alias is not None:
+            request["qualifier"], request["version"] = alias
         assert self.process.stdin is not None
         try:
             self.process.stdin.write(json.dumps(request) + "\n")
@@ -135,13 +141,16 @@ class FunctionPool:
         self._lock = threading.Condition()
         self.recent: collections.deque[Invocation] = collections.deque(maxlen=RECENT_INVOCATIONS)
 
-    def invoke(self, event: Any, timeout_seconds: float | None = None) -> Invocation:
-        """Run one invocation; the last ones stay in `recent` (what Lambda's REPORT lines tell)."""
-        invocation = self._invoke(event, timeout_seconds)
+    def invoke(
+        self, event: Any, timeout_seconds: float | None = None, alias: Qualified | None = None
+    ) -> Invocation:
+        """Run one invocation, through `alias` (its name and the version it points at) when given;
+        the last ones stay in `recent` (what Lambda's REPORT lines tell)."""
+        invocation = self._invoke(event, timeout_seconds, alias)
         self.recent.append(invocation)
         return invocation
 
-    def _invoke(self, event: Any, timeout_seconds: float | None) -> Invocation:
+    def _invoke(self, event: Any, timeout_seconds: float | None, alias: Qualified | None) -> Invocation:
         request_id = str(uuid.uuid4())
         timeout = min(timeout_seconds or self.spec.timeout_seconds, self.spec.timeout_seconds)
         started, started_at = time.perf_counter(), time.time()
@@ -150,7 +159,7 @@ class FunctionPool:
         except (TimeoutError, _WorkerGone) as exc:
             return _failure(request_id, "Runtime.InitError", str(exc), started, started_at)
         try:
-            reply = worker.invoke(event, request_id, timeout)
+            reply = worker.invoke(event, request_id, timeout, alias)
         except TimeoutError as exc:
             self._discard(worker)
             self._log_sink(self.spec.name, f"{request_id} {exc}")
@@ -167,6 +176,7 @@ class FunctionPool:
             duration_ms=(time.perf_counter() - started) * 1000,
             max_memory_used_mb=reply.get("max_memory_used_mb"),
             started_at=started_at,
+            qualifier=alias[0] if alias else None,
         )
 
     def warm(self, count: int = 1) -> None:

@@ -36,12 +36,15 @@ _function_arn = ""  # this function's ARN, from the runtime file (the handler's 
 class LambdaContext:
     """The attributes and method of Lambda's Python context object."""
 
-    def __init__(self, request_id: str, deadline_ms: int) -> None:
+    def __init__(
+        self, request_id: str, deadline_ms: int, qualifier: str | None = None, version: str = "$LATEST"
+    ) -> None:
         self.aws_request_id = request_id
         self.function_name = os.environ["AWS_LAMBDA_FUNCTION_NAME"]
-        self.function_version = "$LATEST"
+        self.function_version = version
         self.memory_limit_in_mb = os.environ["AWS_LAMBDA_FUNCTION_MEMORY_SIZE"]
-        self.invoked_function_arn = _function_arn
+        # Invoked through an alias, Lambda hands the alias's ARN (Powertools logs it as function_arn).
+        self.invoked_function_arn = f"{_function_arn}:{qualifier}" if qualifier else _function_arn
         self.log_group_name = os.environ["AWS_LAMBDA_LOG_GROUP_NAME"]
         self.log_stream_name = os.environ["AWS_LAMBDA_LOG_STREAM_NAME"]
         self.identity = None
@@ -71,14 +74,12 @@ def _load_handler() -> tuple[Any, dict[str, Any] | None]:
 
 def _invoke(handler: Any, request: dict[str, Any]) -> str:
     """Run one invocation; the reply line carries the result or the error as Lambda reports it."""
-    request_id = request["request_id"]
-    print(f"START RequestId: {request_id} Version: $LATEST", flush=True)
+    request_id, version = request["request_id"], request.get("version", "$LATEST")
+    print(f"START RequestId: {request_id} Version: {version}", flush=True)
     started = time.perf_counter()
+    context = LambdaContext(request_id, request["deadline_ms"], request.get("qualifier"), version)
     try:
-        outcome = {
-            "ok": True,
-            "result": handler(request["event"], LambdaContext(request_id, request["deadline_ms"])),
-        }
+        outcome = {"ok": True, "result": handler(request["event"], context)}
     except Exception as exc:  # noqa: BLE001 - an unhandled error is the invocation's result
         traceback.print_exc()
         outcome = {"ok": False, "error": _error(exc)}

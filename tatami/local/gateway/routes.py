@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tatami.local.template.assembly import Stack, target_id
+from tatami.local.template.assembly import Stack, invoked, target_id
 
 
 @dataclass(frozen=True)
@@ -22,6 +22,7 @@ class Route:
     required_headers: tuple[str, ...] = ()
     api_key_required: bool = False
     authorization: str = "NONE"
+    alias_id: str | None = None  # the function's alias the integration invokes, when it names one
 
 
 @dataclass
@@ -93,9 +94,9 @@ def read_routes(stack: Stack) -> list[Route]:
         resource_id = target_id(resource_ref)
         path = "/" if resource_id is None or resource_ref.get("Fn::GetAtt") else paths[resource_id]
         integration = props.get("Integration", {})
-        function_id = None
+        function_id = alias_id = None
         if integration.get("Type") in ("AWS_PROXY", "AWS"):
-            function_id = _function_of(integration.get("Uri"))
+            function_id, alias_id = invoked(stack, integration.get("Uri")) or (None, None)
         request_parameters = props.get("RequestParameters", {})
         routes.append(
             Route(
@@ -106,6 +107,7 @@ def read_routes(stack: Stack) -> list[Route]:
                 required_headers=_required(request_parameters, "method.request.header."),
                 api_key_required=bool(props.get("ApiKeyRequired", False)),
                 authorization=str(props.get("AuthorizationType", "NONE")),
+                alias_id=alias_id,
             )
         )
     return routes
@@ -150,16 +152,3 @@ def _required(parameters: dict[str, Any], prefix: str) -> tuple[str, ...]:
             if name.startswith(prefix) and required
         )
     )
-
-
-def _function_of(uri: Any) -> str | None:
-    """The function logical id inside a Lambda integration URI (an Fn::Join around Fn::GetAtt)."""
-    if isinstance(uri, dict):
-        for value in uri.values():
-            found = _function_of(value)
-            if found:
-                return found
-        return target_id(uri, "Arn")
-    if isinstance(uri, list):
-        return next((found for item in uri if (found := _function_of(item))), None)
-    return None

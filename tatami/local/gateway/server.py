@@ -121,7 +121,8 @@ class ApiGateway:
             return self._gateway("INVALID_API_KEY", 403, "Forbidden", request)
         if route.function_id is None:
             return Reply(200, b"")
-        return self.integration(route.function_id, proxy_event(route, params, request, self.stage), request)
+        target = route.alias_id or route.function_id  # an integration that names an alias invokes it
+        return self.integration(target, proxy_event(route, params, request, self.stage), request)
 
     def _gateway(self, kind: str, status: int, text: str, request: RequestData) -> Reply:
         return gateway_reply(self.responses.get(kind), status, text, request.request_id)

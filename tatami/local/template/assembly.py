@@ -65,6 +65,23 @@ class FunctionSpec:
     runtime: str
 
 
+# The version every alias points at locally: the local cloud serves the template's code, which is the
+# version `cdk deploy` publishes.
+LOCAL_VERSION = "1"
+
+
+@dataclass(frozen=True)
+class AliasSpec:
+    """An AWS::Lambda::Alias: what API Gateway and the stream mappings invoke when CodeDeploy shifts
+    a function's traffic. Locally it serves the one version the template holds."""
+
+    logical_id: str
+    name: str  # the qualifier: `live` in arn:...:function:NAME:live
+    function_id: str
+    version_id: str | None  # the AWS::Lambda::Version it points at
+    deployment_group_id: str | None  # the CodeDeploy group its UpdatePolicy names, if any
+
+
 @dataclass(frozen=True)
 class StreamMappingSpec:
     logical_id: str
@@ -80,6 +97,7 @@ class StreamMappingSpec:
     bisect_on_error: bool
     on_failure_queue_id: str | None
     enabled: bool = True
+    alias_id: str | None = None  # the alias FunctionName names, when it names one
 
 
 @dataclass(frozen=True)
@@ -101,6 +119,7 @@ class Assembly:
     buckets: dict[str, str] = field(default_factory=dict)  # logical id -> local bucket name
     secrets: dict[str, str] = field(default_factory=dict)  # logical id -> local secret name
     functions: dict[str, FunctionSpec] = field(default_factory=dict)
+    aliases: dict[str, AliasSpec] = field(default_factory=dict)
     stream_mappings: list[StreamMappingSpec] = field(default_factory=list)
     rules: list[RuleSpec] = field(default_factory=list)
 
@@ -169,17 +188,24 @@ def load_assembly(cdk_out: Path) -> Assembly:
             assembly.buckets[logical_id] = local_name(stack, logical_id).lower()
         for logical_id, _props in stack.resources("AWS::SecretsManager::Secret"):
             assembly.secrets[logical_id] = local_name(stack, logical_id)
-        for logical_id, props in stack.resources("AWS::Lambda::Function"):
-            assembly.functions[logical_id] = _function(stack, logical_id, props)
-        for logical_id, props in stack.resources("AWS::Lambda::EventSourceMapping"):
-            mapping = _stream_mapping(logical_id, props)
-            if mapping is not None:
-                assembly.stream_mappings.append(mapping)
+        _load_lambda(stack, assembly)
         for logical_id, props in stack.resources("AWS::Events::Rule"):
             metadata = stack.template["Resources"][logical_id].get("Metadata", {})
             path = metadata.get("aws:cdk:path") or stack.construct_paths.get(logical_id, "")
             assembly.rules.append(_rule(stack, logical_id, path.removesuffix("/Resource"), props))
     return assembly
+
+
+def _load_lambda(stack: Stack, assembly: Assembly) -> None:
+    """The stack's functions, their aliases and their stream mappings."""
+    for logical_id, props in stack.resources("AWS::Lambda::Function"):
+        assembly.functions[logical_id] = _function(stack, logical_id, props)
+    for logical_id, props in stack.resources("AWS::Lambda::Alias"):
+        assembly.aliases[logical_id] = _alias(stack, logical_id, props)
+    for logical_id, props in stack.resources("AWS::Lambda::EventSourceMapping"):
+        mapping = _stream_mapping(stack, logical_id, props)
+        if mapping is not None:
+            assembly.stream_mappings.append(mapping)
 
 
 def _function(stack: Stack, logical_id: str, props: dict[str, Any]) -> FunctionSpec:
@@ -230,13 +256,53 @@ def target_id(value: Any, attribute: str | None = None) -> str | None:
     return None
 
 
-def _stream_mapping(logical_id: str, props: dict[str, Any]) -> StreamMappingSpec | None:
+def invoked(stack: Stack, value: Any) -> tuple[str, str | None] | None:
+    """The function a FunctionName or an integration URI names, and the alias it names it through, if
+    any: a function's Fn::GetAtt Arn or Ref, or an alias's Ref (its ARN), wherever it sits in the
+    value (CDK writes an alias's FunctionName as `Fn::Join` of the name split out of that ARN and
+    `:live`). None when it names neither.
+
+    >>> invoked(Stack("S", {"Resources": {}}, {}), {"Fn::Join": ["", [{"Fn::GetAtt": ["Fn", "Arn"]}]]})
+    ('Fn', None)
+    """
+    if isinstance(value, list):
+        return next((found for item in value if (found := invoked(stack, item))), None)
+    if not isinstance(value, dict):
+        return None
+    if (function_id := target_id(value, "Arn")) is not None:
+        return function_id, None
+    resource = stack.template.get("Resources", {}).get(target_id(value) or "", {})
+    if resource.get("Type") == "AWS::Lambda::Function":
+        return str(target_id(value)), None
+    if resource.get("Type") == "AWS::Lambda::Alias":
+        behind = target_id(resource["Properties"]["FunctionName"])
+        return (behind, target_id(value)) if behind else None
+    return next((found for item in value.values() if (found := invoked(stack, item))), None)
+
+
+def _alias(stack: Stack, logical_id: str, props: dict[str, Any]) -> AliasSpec:
+    function_id = target_id(props.get("FunctionName"))
+    if function_id is None or function_id not in stack.template["Resources"]:
+        raise AssemblyError(f"alias {logical_id}: FunctionName must reference a function of the app")
+    update = stack.template["Resources"][logical_id].get("UpdatePolicy", {})
+    group = update.get("CodeDeployLambdaAliasUpdate", {}).get("DeploymentGroupName")
+    return AliasSpec(
+        logical_id=logical_id,
+        name=str(props["Name"]),
+        function_id=function_id,
+        version_id=target_id(props.get("FunctionVersion"), "Version"),
+        deployment_group_id=target_id(group),
+    )
+
+
+def _stream_mapping(stack: Stack, logical_id: str, props: dict[str, Any]) -> StreamMappingSpec | None:
     table_id = target_id(props.get("EventSourceArn"), "StreamArn")
     if table_id is None:
         return None  # SQS or Kinesis mappings are not run locally
-    function_id = target_id(props["FunctionName"])
-    if function_id is None:
-        raise AssemblyError(f"{logical_id}: FunctionName must reference a function of the app")
+    target = invoked(stack, props["FunctionName"])
+    if target is None:
+        raise AssemblyError(f"{logical_id}: FunctionName must reference a function of the app or its alias")
+    function_id, alias_id = target
     on_failure = props.get("DestinationConfig", {}).get("OnFailure", {}).get("Destination")
     filters = props.get("FilterCriteria", {}).get("Filters", [])
     return StreamMappingSpec(
@@ -253,6 +319,7 @@ def _stream_mapping(logical_id: str, props: dict[str, Any]) -> StreamMappingSpec
         bisect_on_error=bool(props.get("BisectBatchOnFunctionError", False)),
         on_failure_queue_id=target_id(on_failure, "Arn"),
         enabled=bool(props.get("Enabled", True)),
+        alias_id=alias_id,
     )
 
 

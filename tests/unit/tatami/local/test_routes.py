@@ -81,3 +81,28 @@ def test_read_routes_from_a_template() -> None:
     routes = read_routes(Stack("S", template, {}))
     assert Route("GET", "/places/{id}", "Fn", ("fields",), (), False, "AWS_IAM") in routes
     assert Route("OPTIONS", "/", None) in routes
+
+
+def test_an_integration_that_names_an_alias_serves_the_function_behind_it_through_the_alias() -> None:
+    """CDK writes an alias's integration URI around the alias's Ref (its ARN): the route is the
+    function's, invoked through that alias (what CodeDeploy shifts between versions)."""
+    uri = {"Fn::Join": ["", ["arn:", {"Ref": "AWS::Partition"}, ":", {"Ref": "FnLive"}, "/invocations"]]}
+    template = {
+        "Resources": {
+            "Fn": {"Type": "AWS::Lambda::Function", "Properties": {}},
+            "FnLive": {
+                "Type": "AWS::Lambda::Alias",
+                "Properties": {"FunctionName": {"Ref": "Fn"}, "Name": "live"},
+            },
+            "Get": {
+                "Type": "AWS::ApiGateway::Method",
+                "Properties": {
+                    "HttpMethod": "GET",
+                    "ResourceId": {"Fn::GetAtt": ["Api", "RootResourceId"]},
+                    "Integration": {"Type": "AWS_PROXY", "Uri": uri},
+                },
+            },
+        }
+    }
+    (route,) = read_routes(Stack("S", template, {}))
+    assert (route.function_id, route.alias_id) == ("Fn", "FnLive")
