@@ -10,6 +10,7 @@ a customer's order count) are checked for double counts by the suite itself.
 from __future__ import annotations
 
 import json
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -60,7 +61,7 @@ def unique(call: Call, prefix: str, number: int) -> Call:
     text = json.dumps({"path": call.path, "body": call.body}).replace("fam-", f"{prefix}-{number}-")
     parts: dict[str, Any] = json.loads(text)
     if call.path.startswith("/employees/"):
-        parts["path"] = f"/employees/{int(prefix, 16) % 10_000 * 100 + number}"
+        parts["path"] = f"/employees/{zlib.crc32(prefix.encode()) % 10_000 * 100 + number + 1}"
     return replace(call, path=parts["path"], body=parts["body"])
 
 
