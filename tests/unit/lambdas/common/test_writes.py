@@ -17,11 +17,19 @@ from botocore.retries import standard
 
 from tatami.local.engines.faults import _Body, _error_response
 from tatami_functions.common import writes
+from tatami_functions.common.dependencies import DependencyError
+from tatami_functions.common.errors import NotFoundError
+from tatami_functions.common.repository import CONDITION_FAILED, TableRepository
 
 ENDPOINT = "http://127.0.0.1:9"
 ADD = {"TableName": "shards", "Key": {"k": {"S": "a"}}, "UpdateExpression": "ADD #c :by"}
 ADD |= {"ExpressionAttributeNames": {"#c": "count"}, "ExpressionAttributeValues": {":by": {"N": "1"}}}
 SET = {**ADD, "UpdateExpression": "SET #c = :by"}
+_ERRORS = {"throttled": "ThrottlingException", "500": "InternalServerError", "condition": CONDITION_FAILED}
+
+
+class Things(TableRepository):
+    noun, unavailable = "things", DependencyError
 
 
 def _ok(request: Any) -> Any:
@@ -31,12 +39,13 @@ def _ok(request: Any) -> Any:
 
 
 class Service:
-    """Plays DynamoDB: `answers[i]` is what attempt i gets ("ok", "lost", "closed", "throttled",
-    "500", "unreachable"); `sent` counts the attempts that reached it."""
+    """Plays DynamoDB: `answers[i]` is what attempt i gets ("ok", "lost", "throttled", "500",
+    "condition", "unreachable"); `sent` counts the attempts that reached it."""
 
     def __init__(self, *answers: str) -> None:
         self.answers = list(answers)
         self.sent = self.attempts = 0
+        self.bodies: list[dict[str, Any]] = []  # what each attempt that reached it asked
 
     def __call__(self, request: Any, **_: Any) -> Any:
         answer = self.answers[min(self.attempts, len(self.answers) - 1)]
@@ -44,12 +53,11 @@ class Service:
         if answer == "unreachable":
             raise EndpointConnectionError(endpoint_url=ENDPOINT)  # never sent
         self.sent += 1
+        self.bodies.append(json.loads(request.body))
         if answer == "lost":
             raise ReadTimeoutError(endpoint_url=ENDPOINT)
-        if answer in ("throttled", "500"):
-            return _error_response(
-                request.url, "ThrottlingException" if answer == "throttled" else "InternalServerError"
-            )
+        if answer in _ERRORS:
+            return _error_response(request.url, _ERRORS[answer])
         return _ok(request)
 
 
@@ -133,3 +141,27 @@ def test_a_request_whose_writes_were_all_refused_applied_nothing(client: Callabl
 )
 def test_which_writes_are_safe_to_resend(operation: str, params: dict[str, Any], safe: bool) -> None:
     assert writes.resend_safe(operation, params) is safe
+
+
+def test_a_condition_failed_after_a_lost_answer_is_no_false_404(client: Callable[..., Any]) -> None:
+    """A conditional delete whose first answer was lost: the resend finds the item gone (its own
+    doing, perhaps), so the repository answers 503 "may have applied", not the 404 it maps."""
+    gone = NotFoundError("no thing t-1")
+    delete = {"TableName": "things", "Key": {"k": {"S": "t-1"}}, "ConditionExpression": "attribute_exists(k)"}
+    with pytest.raises(DependencyError, match="lost the answer to an attempt that may have applied"):
+        Things("things", client(Service("lost", "condition")))._call(
+            "delete_item", errors={CONDITION_FAILED: gone}, **delete
+        )
+    with pytest.raises(NotFoundError):  # no attempt lost: the condition's failure is the truth
+        Things("things", client(Service("condition")))._call(
+            "delete_item", errors={CONDITION_FAILED: gone}, **delete
+        )
+
+
+def test_a_transaction_is_resent_with_its_client_request_token(client: Callable[..., Any]) -> None:
+    service = Service("lost", "ok")
+    Things("things", client(service))._call(
+        "transact_write_items", TransactItems=[{"Put": {"TableName": "things", "Item": {"k": {"S": "a"}}}}]
+    )
+    tokens = {body["ClientRequestToken"] for body in service.bodies}
+    assert service.sent == 2 and len(tokens) == 1  # one token: DynamoDB applies the transaction once
