@@ -41,7 +41,9 @@ def test_unkeyed_increments_count_exactly_while_every_core_is_busy(app_cloud: Lo
     statuses = Counter(answer.status for answer in answers)
     accepted = statuses[200]
     maybe = sum(answer.status == 503 and answer.may_have_applied for answer in answers)
-    print(f"{len(answers)} increments, {INCREMENTS} beside {cores} burners: {dict(statuses)}, counter {value}")
+    print(
+        f"{len(answers)} increments, {INCREMENTS} beside {cores} burners: {dict(statuses)}, counter {value}"
+    )
     assert set(statuses) <= {200, 503}, statuses
     assert all(answer.truthful_503() for answer in answers if answer.status == 503)
     assert accepted <= value <= accepted + maybe, (value, accepted, maybe)
