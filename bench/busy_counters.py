@@ -55,6 +55,7 @@ def main() -> int:
             **free_ports(),
             work_dir=root / "work",
             echo_logs=False,
+            warm_functions=False,  # only the counters' writer serves here: warmed below
             fault_switch=root / "faults.json",
         )
         with LocalCloud(config) as cloud:
