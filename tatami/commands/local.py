@@ -19,6 +19,7 @@ import click
 
 from tatami.checkout import repo_root
 from tatami.commands.insights import insights
+from tatami.commands.local_faults import faults
 from tatami.console import mount as mount_console
 from tatami.local.cloud import LocalCloud, LocalCloudConfig
 from tatami.local.control import ControlServer
@@ -96,6 +97,7 @@ def local(
             db_path=db_path,
             echo_logs=not quiet,
             iam_mode=iam_mode,
+            fault_switch=work_dir / "faults.json",  # `tatami local faults` arms plans there
         )
         _serve(config, running, load_samples=not no_samples)
     except (engines.EngineError, ValueError) as exc:
@@ -277,3 +279,4 @@ def _running_state() -> dict[str, Any]:
 
 
 local.add_command(insights)  # `tatami local insights` lives in tatami/commands/insights.py
+local.add_command(faults)  # `tatami local faults` lives in tatami/commands/local_faults.py

@@ -69,6 +69,8 @@ class LocalCloudConfig:
     # Injected faults (tatami/local/engines/faults.py) for the workers of each function whose logical id
     # starts with a key: the reliability tests' throttling, transient errors and crashes.
     faults: dict[str, FaultPlan] = dataclasses.field(default_factory=dict)
+    # A switch file every other function watches: `inject_faults` (`tatami local faults`) arms a plan there.
+    fault_switch: Path | None = None
     alarm_interval: float = 10.0  # seconds between evaluations of the template's alarms (0: on demand)
 
 
@@ -232,6 +234,15 @@ class LocalCloud:
         finally:
             poller.release()
 
+    def inject_faults(self, plan: FaultPlan | None) -> None:
+        """Arm `plan` in every function watching the cloud's fault switch (None: disarm)."""
+        if self.config.fault_switch is None:
+            raise ValueError("this local cloud was started without a fault switch")
+        if plan is None:
+            self.config.fault_switch.unlink(missing_ok=True)
+        else:
+            self.config.fault_switch.write_text(plan.to_json())
+
     def fire_rule(self, name: str) -> list[Invocation]:
         """Invoke every target of a scheduled rule now, with its Input or the scheduled event."""
         rule = find_rule(self.assembly.rules, name)
@@ -292,6 +303,8 @@ class LocalCloud:
         )
 
     def _start_functions(self) -> None:
+        if self.config.fault_switch is not None:
+            self.config.fault_switch.unlink(missing_ok=True)  # a crashed run's faults are not armed
         self.sandbox = Sandbox(self.assembly, self.resolver, self.config.work_dir, self.config.iam_mode)
         for logical_id, spec in self.assembly.functions.items():
             self.pools[logical_id] = FunctionPool(
@@ -320,6 +333,8 @@ class LocalCloud:
         if self.sandbox.may_call(spec.logical_id, "dynamodb:ExportTableToPointInTime"):
             env[EXPORT_API_ENV] = "1"  # its workers answer the export API (engines/exports.py)
         plans = [plan for prefix, plan in self.config.faults.items() if spec.logical_id.startswith(prefix)]
+        if not plans and self.config.fault_switch is not None:
+            plans = [FaultPlan(switch=str(self.config.fault_switch))]
         return {**env, FAULTS_ENV: plans[0].to_json()} if plans else env
 
     def _start_api(self) -> None:

@@ -1,6 +1,8 @@
 """A loopback control endpoint of the running local cloud: `tatami local fire RULE` runs a scheduled
 rule now; `tatami local status` reads each stream trigger's backlog (GET /streams), whether each
-engine is up (GET /engines) and the alarms' states (GET /alarms, as `tatami local alarms` does)."""
+engine is up (GET /engines) and the alarms' states (GET /alarms, as `tatami local alarms` does);
+`tatami local faults` arms a fault plan in every function (PUT /faults, a `FaultPlan`'s JSON) or
+disarms it (DELETE /faults)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,8 @@ from dataclasses import asdict
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
+
+from tatami.local.engines.faults import FaultPlan
 
 if TYPE_CHECKING:
     from tatami.local.cloud import LocalCloud
@@ -28,7 +32,9 @@ class ControlServer:
 
 
 def _handler(cloud: LocalCloud) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(_FaultRoutes, BaseHTTPRequestHandler):
+        cloud_served = cloud
+
         def do_POST(self) -> None:
             parts = [unquote(p) for p in self.path.strip("/").split("/")]
             if len(parts) == 3 and parts[0] == "rules" and parts[2] == "fire":
@@ -56,15 +62,41 @@ def _handler(cloud: LocalCloud) -> type[BaseHTTPRequestHandler]:
                 200, {"rules": rules, "stream_stats": {k: asdict(v) for k, v in cloud.stream_stats.items()}}
             )
 
-        def _reply(self, status: int, body: Any) -> None:
-            payload = json.dumps(body, default=str).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(payload)))
-            self.end_headers()
-            self.wfile.write(payload)
-
         def log_message(self, format: str, *args: Any) -> None:
             """Quiet: control calls are not API traffic."""
 
     return Handler
+
+
+class _FaultRoutes(BaseHTTPRequestHandler):
+    """PUT /faults arms a plan (a `FaultPlan`'s JSON) in every function; DELETE /faults disarms it.
+    `_reply` answers in JSON, for every route."""
+
+    cloud_served: LocalCloud
+
+    def do_PUT(self) -> None:
+        text = self.rfile.read(int(self.headers.get("Content-Length") or 0)).decode(errors="replace")
+        self._reply(*_faults(self.cloud_served, self.path, text))
+
+    def do_DELETE(self) -> None:
+        self._reply(*_faults(self.cloud_served, self.path, None))
+
+    def _reply(self, status: int, body: Any) -> None:
+        payload = json.dumps(body, default=str).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+
+def _faults(cloud: LocalCloud, path: str, text: str | None) -> tuple[int, Any]:
+    """PUT /faults arms the plan `text` (a `FaultPlan`'s JSON) in every function; DELETE disarms it."""
+    if path.rstrip("/") != "/faults":
+        return 404, {"message": f"no control route {path}"}
+    try:
+        plan = None if text is None else FaultPlan.from_json(text)
+        cloud.inject_faults(plan)
+    except (ValueError, TypeError, KeyError) as exc:
+        return 400, {"message": f"not a fault plan: {exc}"}
+    return 200, {"armed": None if plan is None else json.loads(plan.to_json())}

@@ -27,6 +27,7 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import (
 )
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
+from tatami_functions.common import writes
 from tatami_functions.common.dependencies import answer_dependency_failures
 from tatami_functions.common.errors import ServiceError
 from tatami_functions.common.observability import logger
@@ -87,6 +88,7 @@ class JsonResolver(APIGatewayRestResolver):
     """
 
     def resolve(self, event: Mapping[str, Any], context: Any) -> dict[str, Any]:
+        writes.begin_request()  # what this request's 503 says it may have applied (common.writes)
         event = normalised_event(event)  # an encoded path, NFC queries (common.text)
         headers = event.get("headers") or {}
         form = [

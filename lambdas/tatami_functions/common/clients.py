@@ -8,9 +8,10 @@ clients is a named, explained choice: `API_CALLS` (an API function's time budget
 search's parallel Queries), `STREAM_CALLS` (a stream consumer has minutes, not seconds) and
 `EXPORT_CALLS` (the export function's S3, Glue and DynamoDB control-plane calls).
 
-Repositories keep their own lazily created, injectable client (`common.repository`).
-Tests that change the environment call
-`aws_client.cache_clear()`.
+Repositories keep their own lazily created, injectable client (`common.repository`); both kinds
+are made by `new_client`, which puts `common.writes.guard` on them: the SDK never resends a write
+whose answer was lost unless the write is safe to apply twice. Tests that change the environment
+call `aws_client.cache_clear()`.
 
 boto3 and botocore's Config are imported when the first client is made, not at import: they are
 about 150 ms of CPU at a cold start (bench/cold_start.py), which a function pays only once it calls
@@ -35,6 +36,7 @@ __all__ = [
     "STREAM_CALLS",
     "ClientConfig",
     "aws_client",
+    "new_client",
 ]
 
 
@@ -90,7 +92,16 @@ def aws_client(service: str, config: ClientConfig = DEFAULT) -> Any:
     >>> aws_client("s3", ClientConfig(region_name="eu-west-1")).meta.region_name
     'eu-west-1'
     """
+    return new_client(service, config)
+
+
+def new_client(service: str, config: ClientConfig | None = DEFAULT) -> Any:
+    """A new client of `service` with `config` (None: boto3's defaults), its writes' retries guarded."""
     import boto3  # here, not at init: see the module docstring
 
+    from tatami_functions.common.writes import guard
+
     trace_aws_calls()
-    return boto3.client(service, config=config.config)
+    client = boto3.client(service, config=config.config if config else None)
+    guard(client.meta.events, client.meta.service_model.service_id.hyphenize())
+    return client

@@ -11,7 +11,9 @@ local engine's slowest answer on a loaded test machine was 0.26 s), so 2 s raise
 
 Repositories translate SDK errors at their boundary (`common.repository`) into their service's
 `DependencyError` subclass; `answer_dependency_failures` answers those, and any SDK error that
-reached a route untranslated (the Z-index engine in the layer raises botocore's own), alike.
+reached a route untranslated (the Z-index engine in the layer raises botocore's own), alike. A
+write's 503 (POST, PUT, PATCH, DELETE) also says whether it may have applied and whether sending it
+again is safe (`effect`, from the request's account in `common.writes`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from http import HTTPStatus
 from typing import Any
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
+from aws_lambda_powertools.utilities.data_classes.common import BaseProxyEvent
 from botocore.exceptions import (
     BotoCoreError,
     ClientError,
@@ -29,19 +32,29 @@ from botocore.exceptions import (
     ReadTimeoutError,
 )
 
+from tatami_functions.common import writes
 from tatami_functions.common.clients import API_CALLS, ClientConfig
 from tatami_functions.common.observability import logger
 
 __all__ = [
     "DependencyError",
     "answer_dependency_failures",
+    "effect",
     "failure",
+    "lost_answer",
     "worst_case_seconds",
 ]
 
 THROTTLED_RETRY_AFTER = 1  # seconds; throttling passes as the table scales or the burst drains
 UNAVAILABLE_RETRY_AFTER = 5  # an endpoint down or frozen takes longer to come back
 NAMES = {"dynamodb": "DynamoDB", "s3": "S3", "sqs": "SQS"}
+WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+NOT_APPLIED = "nothing was applied: sending the same request again is safe"
+SAME_KEY = "it may have applied: sending it again with the same Idempotency-Key is safe (it applies once)"
+SAME_REQUEST = (
+    "it may have applied: sending the same request again is safe (it does not apply twice; "
+    "a 404 or 409 then means this one had applied)"
+)
 _THROTTLING = frozenset(
     {
         "ProvisionedThroughputExceededException",
@@ -82,6 +95,18 @@ def failure[ErrorT: Exception](
     return made
 
 
+def lost_answer[ErrorT: Exception](error: type[ErrorT], what: str, service: str = "") -> ErrorT:
+    """`error(...)` for a write whose condition failed after an earlier attempt of the same call lost
+    its answer: that attempt may have applied, and made the condition fail (not a 404 or 409).
+
+    >>> str(lost_answer(DependencyError, "cannot delete", "dynamodb"))
+    'cannot delete: DynamoDB lost the answer to an attempt that may have applied; retry after 5 s'
+    """
+    who = NAMES.get(service, service) or "a dependency"
+    lost = "lost the answer to an attempt that may have applied"
+    return error(f"{what}: {who} {lost}; retry after {UNAVAILABLE_RETRY_AFTER} s")
+
+
 def _reason(exc: BaseException) -> tuple[str, int]:
     """What went wrong, in words that hold no endpoint, and how long to wait before retrying."""
     if isinstance(exc, ClientError):
@@ -118,21 +143,37 @@ def answer_dependency_failures(app: APIGatewayRestResolver, service: str | None 
 
     @app.exception_handler(DependencyError)
     def _translated(exc: DependencyError) -> Response[Any]:
-        return _unavailable(exc)
+        return _unavailable(exc, app.current_event)
 
     @app.exception_handler([ClientError, BotoCoreError])
     def _untranslated(exc: Exception) -> Response[Any]:
         translated = failure(DependencyError, f"{name} unavailable", exc)
         translated.__cause__ = exc
-        return _unavailable(translated)
+        return _unavailable(translated, app.current_event)
 
 
-def _unavailable(exc: DependencyError) -> Response[Any]:
+def _unavailable(exc: DependencyError, event: BaseProxyEvent) -> Response[Any]:
     cause = exc.__cause__ or exc
-    logger.warning("dependency failed", extra={"answer": str(exc), "error": repr(cause)}, exc_info=cause)
+    body: dict[str, Any] = {"message": str(exc)}
+    if event.http_method.upper() in WRITE_METHODS:
+        body |= effect(has_key=event.headers.get("idempotency-key") is not None)
+    logger.warning("dependency failed", extra={"answer": body, "error": repr(cause)}, exc_info=cause)
     return Response(
         status_code=HTTPStatus.SERVICE_UNAVAILABLE,
         content_type=content_types.APPLICATION_JSON,
-        body={"message": str(exc)},
+        body=body,
         headers={"Retry-After": str(exc.retry_after)},
     )
+
+
+def effect(has_key: bool) -> dict[str, Any]:
+    """What a write request's 503 says about its effect: whether it may have applied (a write of the
+    request applied, or lost its answer: `common.writes`) and whether sending it again is safe.
+
+    >>> writes.begin_request(); effect(has_key=False)
+    {'may_have_applied': False, 'retry': 'nothing was applied: sending the same request again is safe'}
+    """
+    if not writes.may_have_applied():
+        return {"may_have_applied": False, "retry": NOT_APPLIED}
+    advice = writes.resend_warning() or (SAME_KEY if has_key else SAME_REQUEST)
+    return {"may_have_applied": True, "retry": advice}

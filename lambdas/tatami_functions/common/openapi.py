@@ -36,6 +36,11 @@ ERROR_SCHEMA: dict[str, Any] = {
                 },
             },
         },
+        "may_have_applied": {
+            "type": "boolean",
+            "description": "a write's 503: whether it may have applied (its answer lost, or part of it done)",
+        },
+        "retry": {"type": "string", "description": "a write's 503: whether sending it again is safe"},
     },
 }
 _ERROR_CONTENT = {"application/json": {"schema": {"$ref": f"#/components/schemas/{ERROR_SCHEMA_NAME}"}}}

@@ -13,15 +13,17 @@ codes a caller names, into its conflict or not-found error, with `raise ... from
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, cast
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from tatami_functions.common.clients import API_CALLS, ClientConfig
-from tatami_functions.common.dependencies import failure
-from tatami_functions.common.observability import trace_aws_calls
+from tatami_functions.common import writes
+from tatami_functions.common.clients import API_CALLS, ClientConfig, new_client
+from tatami_functions.common.dependencies import failure, lost_answer
+from tatami_functions.common.errors import ServiceError
 from tatami_functions.common.settings import TableSettings
 
 if TYPE_CHECKING:
@@ -72,11 +74,7 @@ class Repository[ClientT]:
     def client(self) -> ClientT:
         """The injected client, else one created on first use (and kept: reused while warm)."""
         if self._client is None:
-            import boto3  # here, not at init, as common.clients says
-
-            trace_aws_calls()
-            config = self.client_config.config if self.client_config else None
-            self._client = cast(ClientT, boto3.client(self.service, config=config))
+            self._client = cast(ClientT, new_client(self.service, self.client_config))
         return self._client
 
     @classmethod
@@ -107,13 +105,24 @@ class Repository[ClientT]:
     ) -> Any:
         """`client.<operation>(**request)`; an error code in `errors` raises its exception, any other
         SDK error the service's `unavailable` error, "cannot <action>: <what failed>; retry after N
-        s" (by default the action is the operation's words on the noun: "put item on lockers")."""
+        s" (by default the action is the operation's words on the noun: "put item on lockers").
+
+        A transaction carries a `ClientRequestToken`, so the SDK's resend of it applies once. A
+        404/409 from `errors` that met a condition after an attempt whose answer was lost may be
+        that attempt's own success: it leaves as the `unavailable` error saying it may have applied.
+        """
+        if operation == "transact_write_items":
+            request.setdefault("ClientRequestToken", str(uuid.uuid4()))
+        writes.begin_call()
         with self._translated(operation, action):
             try:
                 return getattr(self.client, operation)(**request)
             except ClientError as exc:
                 code = exc.response["Error"]["Code"]
                 if errors and code in errors:
+                    if isinstance(errors[code], ServiceError) and writes.answer_lost():
+                        what = f"cannot {self._action(operation, action)}"
+                        raise lost_answer(self.unavailable, what, self.service) from exc
                     raise errors[code] from exc
                 raise
 
@@ -128,9 +137,11 @@ class Repository[ClientT]:
 
     def _failure(self, operation: str, action: str | None, exc: BaseException) -> Exception:
         """The service's `unavailable` error for the SDK error `exc` (raise it `from exc`)."""
-        if action is None:
-            action = operation.replace("_", " ") + (f" on {self.noun}" if self.noun else "")
-        return failure(self.unavailable, f"cannot {action}", exc, self.service)
+        return failure(self.unavailable, f"cannot {self._action(operation, action)}", exc, self.service)
+
+    def _action(self, operation: str, action: str | None) -> str:
+        """What error messages say was tried: `action`, else the operation's words on the noun."""
+        return action or operation.replace("_", " ") + (f" on {self.noun}" if self.noun else "")
 
 
 class TableRepository(Repository["DynamoDBClient"]):

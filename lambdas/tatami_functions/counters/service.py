@@ -9,8 +9,10 @@ otherwise read one config item as often as they write). A stale, smaller shard c
 there: writes spread over fewer shards for at most the cache's lifetime. Reads never use the cache.
 
 An unkeyed increment is one `UpdateItem ADD` on a random shard (1 WCU): the hot path of a counter
-sized for 100,000 WCU pays nothing for deduplication it did not ask for, and stays at-least-once
-under a client's retries. A keyed increment is one transaction (`CountersRepository.commit_increment`):
+sized for 100,000 WCU pays nothing for deduplication it did not ask for. It is applied at most once
+per request: the SDK never resends an `ADD` whose answer was lost (`common.writes`), so a 200 counted
+it once and a 503 says whether it may have counted (a client's resend is then its own choice).
+A keyed increment is one transaction (`CountersRepository.commit_increment`):
 the shard's `ADD` and the key's record (`idempotency`) commit together or not at all, so exactly-once
 holds whatever instant the function dies at. A retry within 24 hours answers as the first request
 did, with `"replayed": true`. Two requests with one key at the same instant: one commits, the other
@@ -40,6 +42,7 @@ from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from tatami_functions.common import writes
 from tatami_functions.common.dependencies import THROTTLED_RETRY_AFTER
 from tatami_functions.common.metric_names import ROLLUP_LAG
 from tatami_functions.common.observability import logger, metrics
@@ -65,6 +68,10 @@ ConfigChange = Literal["created", "grown", "unchanged"]
 _CACHE_LIMIT = 10_000  # names per environment; past it the cache starts over
 _cache: dict[str, tuple[float, CounterConfig]] = {}
 _CONFLICT_ATTEMPTS = 4  # a transaction that met another one on its shard or key is tried again
+UNKEYED_RESEND = (
+    "it may have applied: sending it again may count it twice; "
+    "send an Idempotency-Key to make sending it again safe"
+)
 
 
 # Creating and growing counters.
@@ -145,6 +152,7 @@ def increment(name: str, by: int, idempotency_key: str | None = None, caller: st
     config = cached_config(name)  # 404 before anything is written
     answer = {"name": name, "by": by, "replayed": False}
     if idempotency_key is None:
+        writes.resending_is_unsafe(UNKEYED_RESEND)  # one ADD, never resent: at most once
         repository().add_to_shard(name, random_shard(config), by)
         return answer
     record = new_record(name, idempotency_key, caller, by, answer)

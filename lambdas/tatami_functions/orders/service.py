@@ -15,6 +15,7 @@ from decimal import Decimal
 from functools import cache
 from typing import Any
 
+from tatami_functions.common import writes
 from tatami_functions.common.attribute_values import plain
 from tatami_functions.common.instants import instant
 from tatami_functions.common.paging import Item, ListPage, cursor_from, scope
@@ -26,6 +27,10 @@ from tatami_functions.orders.sharded import ShardPage, merged_page
 from tatami_functions.orders.table import STATUS_ORDERS
 
 SEARCH_SCOPE = "orders-search"  # what a search's page token is signed for (with the query's bounds)
+UNNAMED_RESEND = (
+    "it may have applied: sending it again without its OrderId may place a second order; "
+    "name the OrderId to make sending it again safe (a 409 then means it was placed)"
+)
 
 
 @cache
@@ -50,6 +55,8 @@ def place_order(
     'PENDING'
     """
     tables = _tables(repository)
+    if order.OrderId is None:  # a resend gets a new id: what its 503 must warn of
+        writes.resending_is_unsafe(UNNAMED_RESEND)
     record = {
         "OrderId": order.OrderId or str(uuid.uuid4()),
         "CustomerId": order.CustomerId,

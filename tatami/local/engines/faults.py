@@ -1,11 +1,16 @@
 """Injected faults, for the tests that prove nothing is lost or doubled: throttling, transient server
-errors and a process killed in the middle of its work.
+errors, lost responses and a process killed in the middle of its work.
 
 Faults enter through botocore's event system, so the code under test is the code that ships: a
 `before-send` handler answers a chosen share of calls with the error response the service would send
 (HTTP 400 `ProvisionedThroughputExceededException` or `ThrottlingException`, HTTP 500
 `InternalServerError`), or raises the connection error of an endpoint that cannot be reached
-(`EndpointConnectionError`), which the SDK's own retry logic then sees exactly as it would see AWS's;
+(`EndpointConnectionError`), or loses the response (`LostResponse`: the call is sent, reaches the
+service and applies, and its answer is dropped: the caller sees a read timeout, as when a response is
+lost in AWS), which the SDK's own retry logic then sees exactly as it would see AWS's. A plan picks
+its calls by operation ("dynamodb.UpdateItem"), by the resources they name (a table, bucket or queue
+name, or part of one) and by attempt (1: the first send of a call, before any retry), so `rate=1.0`
+with `attempts=(1,)` loses the first answer of every matching call, whatever the concurrency;
 an `after-call` handler can SIGKILL the process after its Nth successful call (a crash with some
 effects made and others not). A `Crash` kills it at one chosen step instead: before or after a call
 of one operation whose request mentions a marker (a counter's name, say), once across every process
@@ -26,6 +31,7 @@ import io
 import json
 import os
 import random
+import re
 import signal
 import sys
 import threading
@@ -40,6 +46,15 @@ if TYPE_CHECKING:
 FAULTS_ENV = "TATAMI_FAULTS"
 THROTTLING = ("ProvisionedThroughputExceededException", "ThrottlingException")
 UNREACHABLE = "EndpointConnectionError"  # not an answer: the connection itself fails
+LOST_RESPONSE = "LostResponse"  # sent and applied, then a read timeout instead of the answer
+# What `tatami local faults KIND` injects.
+KINDS = {
+    "lose-responses": (LOST_RESPONSE,),
+    "throttle": THROTTLING,
+    "unreachable": (UNREACHABLE,),
+    "server-errors": ("InternalServerError",),
+}
+_ATTEMPT = re.compile(r"attempt=(\d+)")  # botocore's amz-sdk-request header: "attempt=2; max=3"
 _STATUS = {"InternalServerError": 500, "ServiceUnavailable": 503}
 
 
@@ -70,6 +85,8 @@ class FaultPlan:
     crashes: tuple[Crash, ...] = ()  # each fires once while `ledger` (a folder) remembers it
     ledger: str | None = None
     switch: str | None = None  # a file: while it exists, the plan written in it (JSON) is in force
+    resources: tuple[str, ...] = ()  # only calls whose URL or body names one of these (empty: any)
+    attempts: tuple[int, ...] = ()  # only these attempts of a call, 1 the first (empty: every one)
 
     def to_json(self) -> str:
         return json.dumps(dataclasses.asdict(self))
@@ -77,7 +94,9 @@ class FaultPlan:
     @classmethod
     def from_json(cls, text: str) -> FaultPlan:
         fields: dict[str, Any] = json.loads(text)
-        fields["errors"], fields["operations"] = tuple(fields["errors"]), tuple(fields["operations"])
+        for name in ("errors", "operations", "resources", "attempts"):
+            if name in fields:
+                fields[name] = tuple(fields[name])
         fields["crashes"] = tuple(Crash(**crash) for crash in fields.get("crashes", ()))
         return cls(**fields)
 
@@ -92,6 +111,7 @@ class FaultInjector:
         self._rng = random.Random(plan.seed)
         self._lock = threading.Lock()
         self._switched: tuple[str, FaultPlan] = ("", plan)
+        self._session: Any = None  # botocore's URLLib3Session, for the calls whose answers are lost
 
     def attach(self, events: Any) -> None:
         events.register("before-send", self._before_send)
@@ -145,9 +165,19 @@ class FaultInjector:
         wanted = plan.operations
         return not wanted or service in wanted or f"{service}.{operation}" in wanted
 
+    def _picks(self, plan: FaultPlan, request: Any) -> bool:
+        """Whether the request names one of the plan's resources and is one of its attempts."""
+        if plan.attempts and _attempt(request) not in plan.attempts:
+            return False
+        if not plan.resources:
+            return True
+        body = request.body if isinstance(request.body, bytes | str) else b""
+        text = f"{request.url} {body.decode(errors='replace') if isinstance(body, bytes) else body}"
+        return any(resource in text for resource in plan.resources)
+
     def _before_send(self, request: Any, event_name: str, **_: Any) -> AWSResponse | None:
         plan = self.in_force()
-        if not self._matches(plan, event_name):
+        if not self._matches(plan, event_name) or not self._picks(plan, request):
             return None
         with self._lock:
             if self._rng.random() >= plan.rate:
@@ -160,7 +190,23 @@ class FaultInjector:
             from botocore.exceptions import EndpointConnectionError
 
             raise EndpointConnectionError(endpoint_url=request.url)
+        if error == LOST_RESPONSE:
+            self._deliver_and_lose(request)
         return _error_response(request.url, error)
+
+    def _deliver_and_lose(self, request: Any) -> None:
+        """Send the request (the service applies it), read its answer, and raise the read timeout the
+        caller would see had the answer been lost on the way back."""
+        from botocore.exceptions import ReadTimeoutError
+        from botocore.httpsession import URLLib3Session
+
+        with self._lock:
+            if self._session is None:
+                self._session = URLLib3Session(timeout=60)
+            session = self._session
+        answer = session.send(request)
+        _ = answer.content  # read to its end: the service has answered, the caller never hears it
+        raise ReadTimeoutError(endpoint_url=request.url)
 
     def _after_call(self, event_name: str, http_response: Any, **_: Any) -> None:
         if self.plan.crash_after is None or not self._matches(self.plan, event_name):
@@ -177,6 +223,13 @@ def _kill(when: str) -> None:
     sys.stderr.write(f"tatami faults: killed {when}\n")  # the line a test (and a reader) looks for
     sys.stderr.flush()
     os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _attempt(request: Any) -> int:
+    """Which attempt of its call a request is (botocore numbers them in the amz-sdk-request header)."""
+    header = request.headers.get("amz-sdk-request") or ""
+    match = _ATTEMPT.search(header.decode() if isinstance(header, bytes) else str(header))
+    return int(match.group(1)) if match else 1
 
 
 def install(plan: FaultPlan) -> FaultInjector:

@@ -3,7 +3,8 @@ connections open, nothing answers), on the app's local cloud.
 
 Invariant: each answer is a 503 with an integer Retry-After and a message, none names an internal
 endpoint, none is a 502; frozen, each comes back within the API function's 10 s timeout, well before
-the freeze ends. Throttling and unreachability are injected into the API functions' SDK calls
+the freeze ends. A write's 503 says whether it may have applied: throttled or unreachable, never.
+Throttling and unreachability are injected into the API functions' SDK calls
 (`tatami.local.engines.faults`: the SDK retries them as it would AWS's); the freeze is real. One sweep per
 condition: each family's first call (its write, where it has one), the families side by side, each
 with a warm execution environment of its own (as many per function as the function serves families:
@@ -12,6 +13,7 @@ a cold start is no part of what is measured).
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
 from collections import Counter
@@ -97,3 +99,16 @@ def test_a_failing_dependency_is_a_503_with_retry_after_naming_no_endpoint(
     assert answer.retry_after is not None and answer.retry_after.isdigit(), answer
     assert "127.0.0.1" not in answer.body and "http://" not in answer.body, answer
     assert answer.seconds < FUNCTION_TIMEOUT, answer
+
+
+WRITES = [(condition, family) for condition, family in CASES if FAMILIES[family][0].method != "GET"]
+
+
+@pytest.mark.parametrize(("condition", "family"), WRITES)
+def test_a_write_answered_503_says_whether_it_may_have_applied(
+    answers: dict[str, dict[str, Answer]], condition: str, family: str
+) -> None:
+    body = json.loads(answers[condition][family].body)
+    assert isinstance(body["may_have_applied"], bool) and body["retry"], body
+    if condition != "frozen":  # throttled or unreachable, every call: provably nothing applied
+        assert body["may_have_applied"] is False, body

@@ -1,6 +1,7 @@
-"""The functions make AWS clients in two places only: `common.clients.aws_client` (module-level clients,
-one per service and configuration) and `common.repository.Repository` (a repository's injectable,
-lazily created client). Any other `boto3.client(...)` in the function code is a third way."""
+"""The functions make AWS clients in one place: `common.clients.new_client`, which guards each client's
+retries of writes (`common.writes`). `common.clients.aws_client` (module-level clients, one per service
+and configuration) and `common.repository.Repository` (a repository's injectable, lazily created
+client) both call it. Any other `boto3.client(...)` in the function code is a client unguarded."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
 FUNCTIONS = ROOT / "lambdas" / "tatami_functions"
-MAKERS = {FUNCTIONS / "common" / "clients.py", FUNCTIONS / "common" / "repository.py"}
+MAKERS = {FUNCTIONS / "common" / "clients.py"}
 
 
 def client_calls(path: Path) -> list[int]:
@@ -25,13 +26,19 @@ def client_calls(path: Path) -> list[int]:
     ]
 
 
-def test_only_the_two_makers_create_clients() -> None:
+def test_only_the_maker_creates_clients() -> None:
     elsewhere = {
         str(path.relative_to(ROOT)): lines
         for path in sorted(FUNCTIONS.rglob("*.py"))
         if path not in MAKERS and (lines := client_calls(path))
     }
     assert elsewhere == {}, "use common.clients.aws_client or derive from common.repository.Repository"
+
+
+def test_repositories_make_theirs_with_the_maker() -> None:
+    assert (
+        "new_client(self.service, self.client_config)" in (FUNCTIONS / "common" / "repository.py").read_text()
+    )
 
 
 def test_the_makers_are_found() -> None:

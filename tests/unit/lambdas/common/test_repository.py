@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import doctest
 from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from botocore.exceptions import ClientError, EndpointConnectionError
+from botocore.hooks import HierarchicalEmitter
+from botocore.model import ServiceId
 
 from tatami_functions.common import repository
 from tatami_functions.common.clients import API_CALLS, ClientConfig
@@ -60,6 +63,10 @@ class FakeClient:
 
     def __init__(self, answer: Any) -> None:
         self.answer, self.calls = answer, []
+        # What common.clients.new_client guards: the client's events, named by its service.
+        self.meta = SimpleNamespace(
+            events=HierarchicalEmitter(), service_model=SimpleNamespace(service_id=ServiceId("DynamoDB"))
+        )
 
     def __getattr__(self, operation: str) -> Any:
         def call(**request: Any) -> Any:
