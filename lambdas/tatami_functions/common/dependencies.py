@@ -17,9 +17,8 @@ reached a route untranslated (the Z-index engine in the layer raises botocore's 
 from __future__ import annotations
 
 from http import HTTPStatus
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
 from botocore.exceptions import (
     BotoCoreError,
     ClientError,
@@ -31,6 +30,9 @@ from botocore.exceptions import (
 
 from tatami_functions.common.clients import API_CALLS, ClientConfig
 from tatami_functions.common.observability import logger
+
+if TYPE_CHECKING:  # only API functions answer; a stream consumer's cold start skips Powertools' resolvers
+    from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
 
 __all__ = [
     "DependencyError",
@@ -128,6 +130,8 @@ def answer_dependency_failures(app: APIGatewayRestResolver, service: str | None 
 
 
 def _unavailable(exc: DependencyError) -> Response[Any]:
+    from aws_lambda_powertools.event_handler import Response, content_types  # an API function's: loaded
+
     cause = exc.__cause__ or exc
     logger.warning("dependency failed", extra={"answer": str(exc), "error": repr(cause)}, exc_info=cause)
     return Response(

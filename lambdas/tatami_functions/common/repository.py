@@ -13,6 +13,7 @@ codes a caller names, into its conflict or not-found error, with `raise ... from
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, cast
@@ -41,6 +42,9 @@ TRANSACTION_CANCELED = "TransactionCanceledException"
 
 ClientT = TypeVar("ClientT")  # the boto3 client class of the service (DynamoDBClient, S3Client)
 _instances: dict[type[Repository[Any]], Repository[Any]] = {}
+# A fan-out's threads may ask for the client at once on a first request: one of them makes it (each
+# client costs tens of ms of CPU, and threads making one each made the devices' first request 2x).
+_making_client = threading.Lock()
 
 
 class Repository[ClientT]:
@@ -72,11 +76,13 @@ class Repository[ClientT]:
     def client(self) -> ClientT:
         """The injected client, else one created on first use (and kept: reused while warm)."""
         if self._client is None:
-            import boto3  # here, not at init, as common.clients says
+            with _making_client:
+                if self._client is None:
+                    import boto3  # here, not at init, as common.clients says
 
-            trace_aws_calls()
-            config = self.client_config.config if self.client_config else None
-            self._client = cast(ClientT, boto3.client(self.service, config=config))
+                    trace_aws_calls()
+                    config = self.client_config.config if self.client_config else None
+                    self._client = cast(ClientT, boto3.client(self.service, config=config))
         return self._client
 
     @classmethod
