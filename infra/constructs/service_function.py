@@ -24,7 +24,7 @@ from aws_cdk import aws_logs as logs
 from constructs import Construct
 
 from infra import constants
-from infra.constructs.compiled_asset import compiled_code, compiled_layer_code
+from infra.constructs.compiled_asset import SourceSyntaxError, compiled_code, compiled_layer_code
 from infra.nag import acknowledge
 from infra.paths import LAMBDAS_DIR, POWERTOOLS_LAYER_DIR, ZORDER_LAYER_DIR
 from tatami_functions.common.settings import PowertoolsSettings
@@ -109,6 +109,8 @@ def import_closure(modules: Iterable[str], root: Path = LAMBDAS_DIR) -> list[str
             finder.import_hook(module)
         except ImportError:
             continue  # not under root: shipped by a layer
+        except SyntaxError as exc:  # modulefinder compiles what it reads
+            raise SourceSyntaxError.of(exc) from None
     located = (getattr(module, "__file__", None) for module in finder.modules.values())
     files = {Path(file) for file in located if file and Path(file).is_relative_to(root)}
     data = {

@@ -20,6 +20,7 @@ import click
 from tatami.checkout import repo_root
 from tatami.commands.insights import insights
 from tatami.commands.local_faults import faults
+from tatami.commands.local_status import report, summary
 from tatami.console import mount as mount_console
 from tatami.local.cloud import LocalCloud, LocalCloudConfig
 from tatami.local.control import ControlServer
@@ -221,10 +222,12 @@ def fire(rule: str) -> None:
 @click.option(
     "--iam-report", is_flag=True, help="Per function: the actions it used, and those granted but never used."
 )
-def status(iam_report: bool) -> None:
-    """Say whether a local cloud runs here, where, its stack outputs, whether each engine is up (and
-    how often it was restarted), each stream trigger's backlog (records not yet delivered: an index
-    maintainer still catching up) and how many alarms are in each state; clear a crashed run's state."""
+@click.option("--json", "as_json", is_flag=True, help="The whole report as JSON, for scripts.")
+def status(iam_report: bool, as_json: bool) -> None:
+    """Say whether a local cloud runs here, where, whether each engine is up (and how often it was
+    restarted), which stream triggers have a backlog (records not yet delivered: an index maintainer
+    still catching up) and how many alarms are in each state; clear a crashed run's state. `--json`
+    adds the stack outputs and every trigger's counts."""
     work_dir = default_work_dir()
     stale = stale_state(work_dir)
     if stale is not None:
@@ -236,13 +239,8 @@ def status(iam_report: bool) -> None:
             raise click.ClickException(str(exc)) from None
         return
     state = _running_state()
-    alarms = _control(state, "alarms")
-    if isinstance(alarms, list):  # how many in each state, and which are in ALARM
-        counts = Counter(alarm["state"] for alarm in alarms)
-        firing = [alarm["name"] for alarm in alarms if alarm["state"] == "ALARM"]
-        alarms = {**dict(sorted(counts.items())), "in ALARM": firing}
-    parts = {part: _control(state, part) for part in ("engines", "streams")}
-    click.echo(json.dumps({**state, **parts, "alarms": alarms}, indent=2))
+    found = report(state, *(_control(state, part) for part in ("engines", "streams", "alarms")))
+    click.echo(json.dumps(found, indent=2) if as_json else "\n".join(summary(found)))
 
 
 @local.command()

@@ -19,10 +19,8 @@ again is safe (`effect`, from the request's account in `common.writes`).
 from __future__ import annotations
 
 from http import HTTPStatus
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
-from aws_lambda_powertools.utilities.data_classes.common import BaseProxyEvent
 from botocore.exceptions import (
     BotoCoreError,
     ClientError,
@@ -35,6 +33,10 @@ from botocore.exceptions import (
 from tatami_functions.common import writes
 from tatami_functions.common.clients import API_CALLS, ClientConfig
 from tatami_functions.common.observability import logger
+
+if TYPE_CHECKING:  # only API functions answer; a stream consumer's cold start skips Powertools' resolvers
+    from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
+    from aws_lambda_powertools.utilities.data_classes.common import BaseProxyEvent
 
 __all__ = [
     "DependencyError",
@@ -153,6 +155,8 @@ def answer_dependency_failures(app: APIGatewayRestResolver, service: str | None 
 
 
 def _unavailable(exc: DependencyError, event: BaseProxyEvent) -> Response[Any]:
+    from aws_lambda_powertools.event_handler import Response, content_types  # an API function's: loaded
+
     cause = exc.__cause__ or exc
     body: dict[str, Any] = {"message": str(exc)}
     if event.http_method.upper() in WRITE_METHODS:

@@ -13,6 +13,7 @@ codes a caller names, into its conflict or not-found error, with `raise ... from
 
 from __future__ import annotations
 
+import threading
 import uuid
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -43,6 +44,9 @@ TRANSACTION_CANCELED = "TransactionCanceledException"
 
 ClientT = TypeVar("ClientT")  # the boto3 client class of the service (DynamoDBClient, S3Client)
 _instances: dict[type[Repository[Any]], Repository[Any]] = {}
+# A fan-out's threads may ask for the client at once on a first request: one of them makes it (each
+# client costs tens of ms of CPU, and threads making one each made the devices' first request 2x).
+_making_client = threading.Lock()
 
 
 class Repository[ClientT]:
@@ -74,7 +78,9 @@ class Repository[ClientT]:
     def client(self) -> ClientT:
         """The injected client, else one created on first use (and kept: reused while warm)."""
         if self._client is None:
-            self._client = cast(ClientT, new_client(self.service, self.client_config))
+            with _making_client:
+                if self._client is None:
+                    self._client = cast(ClientT, new_client(self.service, self.client_config))
         return self._client
 
     @classmethod

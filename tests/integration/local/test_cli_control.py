@@ -37,7 +37,7 @@ def running(probe_cloud: LocalCloud, tmp_path: Path, monkeypatch: pytest.MonkeyP
 def test_fire_runs_a_scheduled_rule_of_the_running_cloud(running: LocalCloud) -> None:
     fired = CliRunner().invoke(local_command.local, ["fire", "EveryHour"])
     unknown = CliRunner().invoke(local_command.local, ["fire", "NoSuchRule"])
-    status = CliRunner().invoke(local_command.local, ["status"])
+    status = CliRunner().invoke(local_command.local, ["status", "--json"])
     assert fired.exit_code == 0, fired.output
     assert ": ok " in fired.output and "ticked" in fired.output
     assert unknown.exit_code == 1 and "no rule matches 'NoSuchRule'" in unknown.output
@@ -67,7 +67,7 @@ def test_alarms_and_status_show_the_templates_alarms_as_the_running_cloud_evalua
     assert requests.get(f"{running.api_url}/crash", timeout=30).status_code == 502
     running.clock.advance(60 - running.clock.now() % 60 + 1)  # the error's minute is complete
     firing = CliRunner().invoke(local_command.local, ["alarms"])
-    status = json.loads(CliRunner().invoke(local_command.local, ["status"]).output)["alarms"]
+    status = json.loads(CliRunner().invoke(local_command.local, ["status", "--json"]).output)["alarms"]
     running.clock.advance(60)  # a minute without errors
     every = CliRunner().invoke(local_command.local, ["alarms", "--all"])
     assert firing.exit_code == 0, firing.output

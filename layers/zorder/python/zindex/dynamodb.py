@@ -8,6 +8,7 @@ boto3 and botocore's Config are imported then too, not at a cold start's init (a
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -33,6 +34,7 @@ CLIENT_OPTIONS: dict[str, Any] = {
     "max_pool_connections": 64,
     "retries": {"mode": "adaptive", "max_attempts": 8},
 }
+_making_client = threading.Lock()  # the first parallel calls make one client, not one each
 
 
 @dataclass
@@ -54,10 +56,12 @@ class IndexRepository:
     @property
     def client(self) -> DynamoDBClient:
         if self._client is None:
-            import boto3  # here, not at init: see the module docstring
-            from botocore.config import Config
+            with _making_client:
+                if self._client is None:
+                    import boto3  # here, not at init: see the module docstring
+                    from botocore.config import Config
 
-            self._client = boto3.client("dynamodb", config=Config(**CLIENT_OPTIONS))
+                    self._client = boto3.client("dynamodb", config=Config(**CLIENT_OPTIONS))
         return self._client
 
     def _read(

@@ -4,7 +4,9 @@ per class."""
 from __future__ import annotations
 
 import doctest
+import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 from typing import Any
 
@@ -153,6 +155,23 @@ def test_the_client_is_created_on_first_use_with_the_config_and_kept(monkeypatch
     assert things.client is things.client
     assert sharded.client is not things.client
     assert made == [("dynamodb", API_CALLS.config), ("dynamodb", Sharded.client_config.config)]
+
+
+def test_threads_asking_for_the_first_client_at_once_make_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fan-out (a merge of Queries, a batch's writers) on a first request: one client, not one each."""
+    made: list[str] = []
+
+    def slow_client(service: str, config: Any = None) -> FakeClient:
+        made.append(service)
+        time.sleep(0.05)  # what creating a client takes: every thread arrives while it is made
+        return FakeClient({})
+
+    monkeypatch.setattr("boto3.client", slow_client)
+    things = Things("T")
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        clients = list(pool.map(lambda _n: things.client, range(8)))
+    assert made == ["dynamodb"]
+    assert all(client is clients[0] for client in clients)
 
 
 def test_an_injected_client_is_used_as_is(monkeypatch: pytest.MonkeyPatch) -> None:
