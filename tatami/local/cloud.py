@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import boto3
+from botocore.exceptions import ClientError
 
 from tatami.local.cloudwatch.alarm_specs import read_alarms
 from tatami.local.cloudwatch.alarms import Alarms
@@ -377,6 +378,7 @@ class LocalCloud:
             samplers=[
                 lambda: self.metrics.sample_queues(sqs, queues),
                 lambda: self.metrics.read_throttles(throttles),
+                lambda: self.metrics.read_traffic(self.traffic_dir),
             ],
             log=lambda line: self.log.write("alarms", line),
         )
@@ -387,10 +389,16 @@ class LocalCloud:
         stats = self.stream_stats.setdefault(spec.logical_id, MappingStats())
         queue_url = self.resolver.refs.get(spec.on_failure_queue_id or "")
         source = f"{self.assembly.functions[spec.function_id].name.split('-', 1)[-1]} stream"[:24]
+        function_name = self.assembly.functions[spec.function_id].name
 
         def discard(message: dict[str, Any]) -> None:
-            if queue_url:
+            if not queue_url:
+                return
+            try:
                 sqs.send_message(QueueUrl=queue_url, MessageBody=json.dumps(message))
+            except ClientError as exc:  # as Lambda, the batch stays given up on; the metric says so
+                self.metrics.delivery_failed(function_name)
+                log(f"could not send the discarded batch to its on-failure queue: {exc}")
 
         def invoke(event: dict[str, Any]) -> Invocation:
             return self.invoke(spec.function_id, event)
@@ -399,7 +407,6 @@ class LocalCloud:
             self.log.write(source, line)
 
         function_arn = self.resolver.get_att(spec.function_id, "Arn")
-        function_name = self.assembly.functions[spec.function_id].name
 
         def report_age(seconds: float) -> None:
             self.metrics.iterator_age(function_name, seconds)
