@@ -12,6 +12,7 @@ from pathlib import Path
 
 from cfnlint.api import ManualArgs, lint_file
 
+from tatami.doctor.alarms import check_alarms
 from tatami.doctor.checks import Finding, check_environment, check_imports
 from tatami.doctor.grants import check_grants
 from tatami.doctor.streams import check_streams
@@ -25,6 +26,7 @@ ASSEMBLY_CHECKS: list[tuple[str, Callable[[Assembly], list[Finding]]]] = [
     ("environment", check_environment),
     ("grants", check_grants),
     ("streams", check_streams),
+    ("alarms", check_alarms),
 ]
 
 
