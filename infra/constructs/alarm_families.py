@@ -84,12 +84,16 @@ def watch_function(facade: Facade, plan: AlarmPlan, function: Watched, consumer:
         is_iterator=consumer,
         add_fault_count_alarm={
             CRITICAL: monitoring.ErrorCountThreshold(
-                max_error_count=0, runbook_link=plan.runbook.link(runbook.FUNCTION_ERRORS)
+                max_error_count=0,
+                **plan.about(
+                    runbook.FUNCTION_ERRORS, "Errors: an invocation failed (an error, a timeout, a crash)"
+                ),
             )
         },
         add_throttles_count_alarm={
             CRITICAL: monitoring.ErrorCountThreshold(
-                max_error_count=0, runbook_link=plan.runbook.link(runbook.FUNCTION_THROTTLES)
+                max_error_count=0,
+                **plan.about(runbook.FUNCTION_THROTTLES, "Throttles: Lambda refused invocations"),
             )
         },
         add_latency_p99_alarm={
@@ -97,14 +101,21 @@ def watch_function(facade: Facade, plan: AlarmPlan, function: Watched, consumer:
                 max_latency_percentage_of_timeout=thresholds.duration_percent_of_timeout,
                 period=Duration.minutes(thresholds.slow_period_minutes),
                 treat_missing_data_override=_NOT_BREACHING,
-                runbook_link=plan.runbook.link(runbook.FUNCTION_SLOW),
+                **plan.about(
+                    runbook.FUNCTION_SLOW,
+                    f"Slow: a quarter hour's p99 duration over {thresholds.duration_percent_of_timeout}% of "
+                    "the timeout",
+                ),
             )
         },
         add_max_iterator_age_alarm={
             WARNING: monitoring.MaxAgeThreshold(
                 max_age_in_millis=thresholds.iterator_age_seconds * 1000,
                 treat_missing_data_override=_NOT_BREACHING,  # read nothing: `watch_consumer` judges that
-                runbook_link=plan.runbook.link(runbook.CONSUMER_BEHIND),
+                **plan.about(
+                    runbook.CONSUMER_BEHIND,
+                    f"Iterator age: a stream record waited over {thresholds.iterator_age_seconds} s",
+                ),
             )
         }
         if consumer

@@ -10,6 +10,7 @@ notifies the Warning topic. Every notification goes out on ALARM and again on OK
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypedDict
 
 import cdk_monitoring_constructs as monitoring
 
@@ -45,6 +46,11 @@ class AlarmThresholds:
             raise ValueError("parked_message_age_days must come before SQS's 14-day expiry")
 
 
+class About(TypedDict):
+    alarm_description_override: str
+    runbook_link: str
+
+
 @dataclass(frozen=True)
 class AlarmPlan:
     prefix: str  # every alarm's name starts with it: the watched stack's name
@@ -52,6 +58,11 @@ class AlarmPlan:
     thresholds: AlarmThresholds
     runbook: Runbook
     dashboards: str  # every dashboard's name starts with it: the stack's name and the region
+
+    def about(self, section: str, description: str) -> About:
+        """A library alarm's description, saying what it means, and its runbook link (as keywords of
+        its threshold)."""
+        return About(alarm_description_override=description, runbook_link=self.runbook.link(section))
 
     def notify(self, urgency: str) -> monitoring.IAlarmActionStrategy:
         """The action of an alarm of `urgency` that notifies by itself: its topics, on ALARM and OK."""

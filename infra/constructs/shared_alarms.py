@@ -20,33 +20,34 @@ from infra.constructs.watched_parts import Watched
 
 
 def watch_api(facade: Facade, plan: AlarmPlan, api: Watched) -> None:
-    thresholds, enough = plan.thresholds, plan.thresholds.api_min_requests
+    thresholds = plan.thresholds
     facade.monitor_api_gateway(
         api=api.construct,
         api_stage=constants.API_STAGE,
         alarm_friendly_name=api.name,
         human_readable_name=f"{api.name} (REST API, stage {constants.API_STAGE})",
-        add5_xx_fault_rate_alarm={
-            CRITICAL: monitoring.ErrorRateThreshold(
-                max_error_rate=thresholds.api_5xx_rate,
-                min_sample_count_to_evaluate_datapoint=enough,
-                runbook_link=plan.runbook.link(runbook.API_5XX),
-            )
-        },
-        add4_xx_error_rate_alarm={
-            WARNING: monitoring.ErrorRateThreshold(
-                max_error_rate=thresholds.api_4xx_rate,
-                min_sample_count_to_evaluate_datapoint=enough,
-                runbook_link=plan.runbook.link(runbook.API_4XX),
-            )
-        },
+        add5_xx_fault_rate_alarm={CRITICAL: _rate(plan, "5xx", thresholds.api_5xx_rate, runbook.API_5XX)},
+        add4_xx_error_rate_alarm={WARNING: _rate(plan, "4xx", thresholds.api_4xx_rate, runbook.API_4XX)},
         add_latency_p99_alarm={
             WARNING: monitoring.LatencyThreshold(
                 max_latency=Duration.seconds(thresholds.api_p99_latency_seconds),
                 period=Duration.minutes(thresholds.slow_period_minutes),
-                runbook_link=plan.runbook.link(runbook.API_LATENCY),
+                **plan.about(
+                    runbook.API_LATENCY,
+                    f"Latency: a quarter hour's p99 over {thresholds.api_p99_latency_seconds} s",
+                ),
             )
         },
+    )
+
+
+def _rate(plan: AlarmPlan, answers: str, rate: float, section: str) -> monitoring.ErrorRateThreshold:
+    """A share of the API's answers, judged only over more than `api_min_requests` in 5 minutes."""
+    enough = plan.thresholds.api_min_requests
+    return monitoring.ErrorRateThreshold(
+        max_error_rate=rate,
+        min_sample_count_to_evaluate_datapoint=enough,
+        **plan.about(section, f"{answers}: over {rate:.0%} of over {enough} requests in 5 minutes"),
     )
 
 
@@ -63,7 +64,10 @@ def watch_topics(facade: Facade, plan: AlarmPlan) -> None:
                 WARNING: monitoring.NotificationsFailedThreshold(
                     max_notifications_failed_count=0,
                     action_override=plan.notify(other),
-                    runbook_link=plan.runbook.link(runbook.NOTIFICATIONS_FAILED),
+                    **plan.about(
+                        runbook.NOTIFICATIONS_FAILED,
+                        f"Notifications failed: the {urgency} topic could not deliver",
+                    ),
                 )
             },
         )

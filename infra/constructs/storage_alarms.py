@@ -27,21 +27,27 @@ def watch_queue(facade: Facade, plan: AlarmPlan, queue: Watched) -> None:
             CRITICAL: monitoring.MaxIncomingMessagesCountThreshold(
                 max_incoming_messages_count=0,
                 treat_missing_data_override=_NOT_BREACHING,
-                runbook_link=plan.runbook.link(runbook.BATCH_PARKED),
+                **plan.about(
+                    runbook.BATCH_PARKED, "Parked: a batch or an event was given up on and parked here"
+                ),
             )
         },
         add_queue_max_size_alarm={
             WARNING: monitoring.MaxMessageCountThreshold(
                 max_message_count=0,
                 treat_missing_data_override=_NOT_BREACHING,  # an idle, empty queue publishes no metric
-                runbook_link=plan.runbook.link(runbook.PARKED_WAITING),
+                **plan.about(runbook.PARKED_WAITING, "Waiting: parked messages wait for a replay"),
             )
         },
         add_queue_max_message_age_alarm={
             WARNING: monitoring.MaxMessageAgeThreshold(
                 max_age_in_seconds=plan.thresholds.parked_message_age_days * 86_400,
                 treat_missing_data_override=_NOT_BREACHING,
-                runbook_link=plan.runbook.link(runbook.PARKED_EXPIRING),
+                **plan.about(
+                    runbook.PARKED_EXPIRING,
+                    f"Expiring: a parked message is {plan.thresholds.parked_message_age_days} days old (SQS "
+                    "deletes it at 14)",
+                ),
             )
         },
     )

@@ -22,11 +22,11 @@ from tatami.local.template.assembly import Assembly, load_assembly
 CFN_LINT_IGNORED = ["W3005"]
 LINT_REGIONS = ["us-east-1"]
 ASSEMBLY_CHECKS: list[tuple[str, Callable[[Assembly], list[Finding]]]] = [
+    ("alarms", check_alarms),
     ("imports", check_imports),
     ("environment", check_environment),
     ("grants", check_grants),
     ("streams", check_streams),
-    ("alarms", check_alarms),
 ]
 
 

@@ -389,7 +389,6 @@ class LocalCloud:
         stats = self.stream_stats.setdefault(spec.logical_id, MappingStats())
         queue_url = self.resolver.refs.get(spec.on_failure_queue_id or "")
         source = f"{self.assembly.functions[spec.function_id].name.split('-', 1)[-1]} stream"[:24]
-        function_name = self.assembly.functions[spec.function_id].name
 
         def discard(message: dict[str, Any]) -> None:
             if not queue_url:
@@ -407,6 +406,7 @@ class LocalCloud:
             self.log.write(source, line)
 
         function_arn = self.resolver.get_att(spec.function_id, "Arn")
+        function_name = self.assembly.functions[spec.function_id].name
 
         def report_age(seconds: float) -> None:
             self.metrics.iterator_age(function_name, seconds)

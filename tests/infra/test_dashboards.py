@@ -7,6 +7,7 @@ import json
 import re
 from typing import Any
 
+from tests.support.alarm_templates import services
 from tests.support.synthesis import Synthesized
 
 
@@ -29,11 +30,7 @@ def _body(dashboard: dict[str, Any]) -> str:
 def test_a_summary_and_one_dashboard_per_service_named_after_the_stage_and_region(
     synthesized: Synthesized,
 ) -> None:
-    services = {
-        f["Properties"]["Environment"]["Variables"]["POWERTOOLS_SERVICE_NAME"]
-        for f in synthesized.resources("AWS::Lambda::Function").values()
-    }
-    expected = {f"Tatami-{{AWS::Region}}-{name}" for name in [*services, "Summary"]}
+    expected = {f"Tatami-{{AWS::Region}}-{name}" for name in [*services(synthesized), "Summary"]}
     assert set(_dashboards(synthesized)) == expected and len(expected) == 17
 
 

@@ -3,6 +3,7 @@ and on a stage someone operates whose alarms reach no one (tatami/doctor/alarms.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from tatami.doctor.alarms import check_alarms
@@ -13,6 +14,12 @@ from tests.support.templates import Template, copy_assembly
 
 def _lines(cdk_out: Path) -> list[str]:
     return [finding.line() for finding in check_alarms(load_assembly(cdk_out))]
+
+
+def _broken_lines(synthesized: Synthesized, tmp_path: Path, change: Callable[[Template], None]) -> list[str]:
+    """The alarm findings of a copy of `synthesized` whose monitoring template `change` changed."""
+    monitoring = f"{synthesized.name}Monitoring.template.json"
+    return _lines(copy_assembly(synthesized.cdk_out, tmp_path / "cdk.out", change, template=monitoring))
 
 
 def test_an_operated_stage_routed_to_someone_has_no_alarm_findings(operated: Synthesized) -> None:
@@ -34,10 +41,7 @@ def _as_before(template: Template) -> None:
 def test_an_alarm_its_hourly_function_can_never_trip_is_named(
     synthesized: Synthesized, tmp_path: Path
 ) -> None:
-    broken = copy_assembly(
-        synthesized.cdk_out, tmp_path / "cdk.out", _as_before, template="TatamiMonitoring.template.json"
-    )
-    (line,) = _lines(broken)
+    (line,) = _broken_lines(synthesized, tmp_path, _as_before)
     assert line.startswith(
         "alarm    Tatami-Olap-ExportFunction-Latency-P99-Warning: needs 3 of 3 periods of 300 s"
     )
@@ -52,10 +56,7 @@ def _unsubscribed(template: Template) -> None:
 
 
 def test_an_operated_stage_whose_alarms_reach_no_one_is_named(operated: Synthesized, tmp_path: Path) -> None:
-    broken = copy_assembly(
-        operated.cdk_out, tmp_path / "cdk.out", _unsubscribed, template="Tatami-prodMonitoring.template.json"
-    )
-    (line,) = _lines(broken)
+    (line,) = _broken_lines(operated, tmp_path, _unsubscribed)
     assert line.startswith("alarm    Tatami-prodMonitoring: stage 'prod': none of its")
     assert "set alarmEmail or alarmDestinations" in line
 
@@ -71,10 +72,7 @@ def _one_silent(template: Template) -> None:
 def test_one_alarm_of_an_operated_stage_telling_no_one_is_named(
     operated: Synthesized, tmp_path: Path
 ) -> None:
-    broken = copy_assembly(
-        operated.cdk_out, tmp_path / "cdk.out", _one_silent, template="Tatami-prodMonitoring.template.json"
-    )
-    (line,) = _lines(broken)
+    (line,) = _broken_lines(operated, tmp_path, _one_silent)
     assert "ApiApiLatencyP99Warning" in line and line.endswith(
         "notifies no one, directly or through a composite"
     )

@@ -78,6 +78,14 @@ def on(synthesized: Synthesized, metric: str) -> dict[tuple[str, ...], Alarm]:
     return found
 
 
+def services(synthesized: Synthesized) -> set[str]:
+    """The services of the stack's functions (their POWERTOOLS_SERVICE_NAME: the service package)."""
+    return {
+        f["Properties"]["Environment"]["Variables"]["POWERTOOLS_SERVICE_NAME"]
+        for f in synthesized.resources("AWS::Lambda::Function").values()
+    }
+
+
 def ids(synthesized: Synthesized, resource_type: str) -> set[tuple[str, ...]]:
     """The service stack's resources of a type, as `on` keys them."""
     return {(f"{synthesized.name}:{logical_id}",) for logical_id in synthesized.resources(resource_type)}

@@ -25,7 +25,7 @@ class Synthesized:
 
     def stack(self) -> Stack:
         """The service stack as the local cloud reads it (its routes, its functions)."""
-        (stack,) = [stack for stack in read_stacks(self.cdk_out) if stack.name == self.name]
+        (stack,) = [stack for stack in read_stacks(self.cdk_out) if stack.name == stack_outputs.STACK_NAME]
         return stack
 
     def resources(self, resource_type: str) -> dict[str, dict[str, Any]]:
