@@ -97,7 +97,7 @@ class Monitoring(Construct):
     def _summarize(self) -> None:
         """The summary's first rows: what pages (each service's composite) and every alarm, by service."""
         statuses = [
-            cloudwatch.AlarmStatusWidget(
+            cloudwatch.AlarmStatusWidget(  # CloudWatch shows 100 alarms a widget; the composite comes first
                 alarms=group.alarms()[:100], title=service, width=_WIDE // 3, height=4
             )
             for service, group in self.services.items()
