@@ -26,6 +26,7 @@ from tatami.local.cloudwatch.alarm_specs import MetricStat, read_alarms
 from tatami.local.engines import provision
 from tatami.local.gateway.routes import read_routes
 from tatami.local.template.assembly import Assembly, Stack, target_id
+from tatami_functions.common.settings import PowertoolsSettings
 from tatami_functions.stack_outputs import is_dev_stage, stage_of
 
 _RATE = re.compile(r"rate\((\d+) (minute|minutes|hour|hours|day|days)\)")
@@ -86,8 +87,8 @@ def _feeders(assembly: Assembly, by_name: dict[str, str], metric: MetricStat) ->
     return {
         logical_id
         for logical_id, spec in assembly.functions.items()
-        if spec.environment.get("POWERTOOLS_SERVICE_NAME") == dimensions["service"]
-        and spec.environment.get("POWERTOOLS_METRICS_NAMESPACE") == metric.namespace
+        if spec.environment.get(PowertoolsSettings.name_of("service")) == dimensions["service"]
+        and spec.environment.get(PowertoolsSettings.name_of("metrics_namespace")) == metric.namespace
     }
 
 

@@ -17,6 +17,7 @@ from tatami.local.engines import exports as local_exports
 from tatami.local.engines import traffic
 from tatami_functions import stack_outputs
 from tatami_functions.common.metric_names import EXPORT_FAILURES
+from tatami_functions.common.settings import PowertoolsSettings
 from tatami_functions.olap.layout import STARTED, export_folder, new_export_id
 from tests.support.alarms import alarm_on, next_period, seen, states
 from tests.support.waiting import eventually
@@ -132,7 +133,7 @@ def _depth(cloud: LocalCloud, url: str) -> int:
 def test_an_item_the_z_index_cannot_encode_raises_its_alarm(faulty_cloud: LocalCloud) -> None:
     unencodable = alarm_on(faulty_cloud, UNENCODABLE_METRIC, service="places")
     maintainer = faulty_cloud.assembly.functions[_function(faulty_cloud, "PlacesZIndexMaintainer")]
-    namespace = maintainer.environment["POWERTOOLS_METRICS_NAMESPACE"]  # its stage's: the stack's name
+    namespace = maintainer.environment[PowertoolsSettings.name_of("metrics_namespace")]  # the stack's name
     before = len(seen(faulty_cloud, namespace, UNENCODABLE_METRIC, service="places"))
     next_period(faulty_cloud)
     places = faulty_cloud.outputs[stack_outputs.OUTPUT_PLACES_TABLE]
