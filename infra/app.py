@@ -26,13 +26,16 @@ def create_app(outdir: str | None = None, context: dict[str, Any] | None = None)
     env-agnostic, no lookups.
 
     The context key `stage` (`npx cdk deploy -c stage=dev`, or cdk.json) names the stacks
-    (`stack_outputs.stack_name`); `context` adds to cdk.json's (tests).
+    (`stack_outputs.stack_name`); a stage that is not a developer's must have an alarm destination
+    (`MonitoringSettings`). `context` adds to cdk.json's (tests).
     """
     app = cdk.App(outdir=outdir, context={**cdk_json_context(), **(context or {})})
-    settings = app.node.try_get_context("tatami")
+    settings, stage = app.node.try_get_context("tatami"), app.node.try_get_context("stage")
+    name = stack_outputs.stack_name(stage)  # first, as the monitoring settings: each may refuse the stage
+    monitoring = MonitoringSettings.from_context(settings, stage)
     stack = TatamiStack(
         app,
-        stack_outputs.stack_name(app.node.try_get_context("stage")),
+        name,
         settings=StackSettings.from_context(settings),
         description="tatami: DynamoDB patterns (Z-order search, IP lookup, counters, data models, OLAP)",
     )
@@ -40,8 +43,8 @@ def create_app(outdir: str | None = None, context: dict[str, Any] | None = None)
         app,
         monitoring_stack_name(stack.stack_name),
         watched=stack,
-        settings=MonitoringSettings.from_context(settings),
-        description="tatami: alarms, dashboard and alarm topic of the tatami stack",
+        settings=monitoring,
+        description="tatami: alarms, dashboards and alarm topics of the tatami stack",
     )
     check_app(app)
     return app

@@ -1,4 +1,5 @@
-"""What only the CDK app needs: the Lambda runtime, the Powertools release, the API stage.
+"""What only the CDK app needs: the Lambda runtime, the Powertools release, the API stage, the names
+of a stage's metrics namespace and of its services' Critical alarms.
 
 The stack's name and output names, which the CLI reads too, are its public contract:
 tatami_functions/stack_outputs.py.
@@ -16,7 +17,17 @@ LAMBDA_PYTHON = "python3.13"
 POWERTOOLS_VERSION = version("aws-lambda-powertools")
 
 API_STAGE = "v1"
-METRICS_NAMESPACE = "Tatami"
+
+
+def metrics_namespace(stack_name: str) -> str:
+    """The namespace of a stage's custom metrics (its functions' EMF lines, and the alarms on them):
+    the stack's name, so two stages in one account and region never feed each other's alarms (the
+    stack without a stage keeps the namespace `Tatami` it always had).
+
+    >>> metrics_namespace("Tatami"), metrics_namespace("Tatami-dev")
+    ('Tatami', 'Tatami-dev')
+    """
+    return stack_name
 
 
 def critical_alarm_name(stack_name: str, service: str) -> str:

@@ -1,58 +1,58 @@
-"""Monitoring as code: one dashboard and an alarm for every way a watched stack can fail, to one topic.
+"""Monitoring as code: an alarm for every way a watched stack can fail, that reaches a person, and a
+dashboard per service plus a summary.
 
-cdk-monitoring-constructs builds the dashboard and the alarms; this module only chooses what to
-watch (monitoring_targets.py finds it in the stack) and the thresholds below (docs/runbook.md
-says what each alarm means and what to do). Every alarm notifies the topic on ALARM and on OK.
+cdk-monitoring-constructs builds the dashboards and most alarms; this package chooses what to watch
+(monitoring_targets.py finds it in the stack; alarm_families.py, storage_alarms.py and
+shared_alarms.py alarm on each kind of part), the thresholds (alarm_plan.py) and where alarms go
+(alarm_topic.py; docs/runbook.md says what each alarm means and what to do). Every alarm watches its
+own stage's series (its API is named after its stack, its custom metrics are in its stack's namespace)
+and can fire under the schedule of what feeds it: one breaching period is enough (two for a stream
+consumer's age, which its table's writes feed every period), so a sporadic or an hourly function
+raises its alarms too (`tatami doctor` checks each against its function's schedule).
 
-| family | metric (statistic, period) | alarms when |
-|---|---|---|
-| function errors | AWS/Lambda Errors (Sum, 5 min) | any invocation failed |
-| function throttles | AWS/Lambda Throttles (Sum, 5 min) | any invocation was throttled |
-| function duration | AWS/Lambda Duration (p99, 5 min) | p99 above 80% of the timeout, 3 periods running |
-| stream consumer | AWS/Lambda IteratorAge (Maximum, 5 min) | a record waited over 5 minutes |
-| failure queue | AWS/SQS ApproximateNumberOfMessagesVisible (Maximum, 5 min) | any message |
-| table, index | AWS/DynamoDB Read/WriteThrottleEvents (Sum, 5 min) | any throttled request |
-| API | AWS/ApiGateway 5XXError (Average, 5 min), Latency (p99) | over 1% 5xx; p99 over 5 s, 3 periods |
-| Z index, roll-up | Tatami IndexLagSeconds, RollupLagSeconds (Maximum, 5 min) | a write waited over 60 s |
-| export | Tatami Exports_failed (Sum, 1 hour) | any table's export failed |
+Family: metric (statistic, period), when it alarms, how urgent.
+
+- function errors, throttles: AWS/Lambda Errors, Throttles (Sum, 5 min), any: Critical.
+- function duration: AWS/Lambda Duration (p99, 15 min), over 80% of the timeout: Warning.
+- stream consumer: IteratorAge (Max, 5 min), or its table written (ConsumedWriteCapacityUnits) while
+  it was never invoked, over 5 minutes, two periods running: Warning; DestinationDeliveryFailures
+  (its on-failure queue unreachable), any: Critical.
+- failure and dead-letter queues: AWS/SQS NumberOfMessagesSent, any: Critical; messages visible,
+  any, and the oldest's age, 10 days (SQS keeps 14): Warning.
+- table with its indexes: Read/WriteThrottleEvents summed, over 50, and SystemErrors summed, over
+  10 (Sum, 5 min): Warning.
+- API: 5XXError and 4XXError rates (5 min, over 50 requests), over 5%: Critical, over 10%: Warning;
+  Latency p99 (15 min) over 5 s: Warning.
+- Z index, roll-up: IndexLagSeconds, RollupLagSeconds (Max, 5 min) over 60 s, UnencodableItems any:
+  Warning.
+- export: Exports_failed (Sum, 1 h) any: Critical; ExportAgeSeconds (Max, 1 h) past its staleness:
+  Warning; AWS/Events FailedInvocations of its schedule, any: Critical.
+- alarm topics: AWS/SNS NumberOfNotificationsFailed, any, told through the other topic: Warning.
+- account (one stage per account): AWS/Lambda ConcurrentExecutions over 80% of the quota: Warning.
+
+A service's Critical alarms page through its composite alarm (alarm_group.py).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-import cdk_monitoring_constructs as monitoring
-from aws_cdk import Duration
+from aws_cdk import Aws
 from aws_cdk import aws_cloudwatch as cloudwatch
-from aws_cdk import aws_dynamodb as dynamodb
 from constructs import Construct
 
-from infra import constants
-from infra.constructs.alarm_topic import AlarmTopic
-from infra.constructs.monitoring_targets import ServiceMetric, Targets, WatchedTable
+from infra.constructs import shared_alarms
+from infra.constructs.alarm_group import AlarmGroup
+from infra.constructs.alarm_plan import AlarmPlan, AlarmThresholds
+from infra.constructs.alarm_topic import AlarmDestinations, AlarmTopics
+from infra.constructs.monitoring_targets import Targets
+from infra.constructs.runbook import Runbook
 
-CRITICAL, WARNING = "Critical", "Warning"  # the alarm names' last word: how urgent, not who is told
-_ABOVE = cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD
-
-
-@dataclass(frozen=True, slots=True)
-class AlarmThresholds:
-    duration_percent_of_timeout: int = 80
-    iterator_age_seconds: int = 300
-    api_5xx_rate: float = 0.01
-    api_p99_latency_seconds: int = 5
-    lag_seconds: int = 60
-    sustained_periods: int = 3  # duration and latency alarm only after this many 5-minute periods
-
-    def __post_init__(self) -> None:
-        if not 1 <= self.duration_percent_of_timeout <= 100:
-            raise ValueError("duration_percent_of_timeout must be within 1..100")
-        if not 0 < self.api_5xx_rate < 1:
-            raise ValueError("api_5xx_rate is a fraction of requests, within (0, 1)")
+SUMMARY = "Summary"
+_WIDE = 24  # a dashboard's width in grid units
 
 
 class Monitoring(Construct):
-    """The alarms and dashboard of `targets`, named `<alarm_prefix>-<construct path>-<what>-<urgency>`."""
+    """The alarms and dashboards of `targets`, named `<alarm_prefix>-<construct path>-<what>-<urgency>`;
+    the dashboards `<alarm_prefix>-<region>-<service>` and `<alarm_prefix>-<region>-Summary`."""
 
     def __init__(
         self,
@@ -61,148 +61,45 @@ class Monitoring(Construct):
         *,
         targets: Targets,
         alarm_prefix: str,
-        email: str | None = None,
+        destinations: AlarmDestinations | None = None,
+        runbook: Runbook | None = None,
         thresholds: AlarmThresholds | None = None,
+        watch_account: bool = False,
     ) -> None:
         super().__init__(scope, construct_id)
-        self.thresholds = thresholds or AlarmThresholds()
-        self.topic = AlarmTopic(self, "Alarms", alarm_prefix=alarm_prefix, email=email).topic
-        notify = monitoring.SnsAlarmActionStrategy(on_alarm_topic=self.topic, on_ok_topic=self.topic)
-        self.facade = monitoring.MonitoringFacade(
-            self,
-            "Facade",
-            alarm_factory_defaults=monitoring.AlarmFactoryDefaults(
-                actions_enabled=True,
-                alarm_name_prefix=alarm_prefix,
-                action=notify,
-                datapoints_to_alarm=1,
-                evaluation_periods=1,
-                runbook_link="docs/runbook.md",
-            ),
-            dashboard_factory=monitoring.DefaultDashboardFactory(
-                self, "Dashboards", dashboard_name_prefix=alarm_prefix, create_dashboard=True
-            ),
+        self.topics = AlarmTopics(
+            self, "Alarms", alarm_prefix=alarm_prefix, destinations=destinations or AlarmDestinations()
         )
-        for function in targets.functions:
-            self._function(function.name, function.construct, function.name in targets.consumers)
-        for queue in targets.failure_queues:
-            self._failure_queue(queue.name, queue.construct)
-        for table in targets.tables:
-            self._table(table)
+        dashboards = f"{alarm_prefix}-{Aws.REGION}"
+        self.plan = AlarmPlan(
+            alarm_prefix, self.topics, thresholds or AlarmThresholds(), runbook or Runbook(), dashboards
+        )
+        self.services = {service: self._service(targets, service) for service in targets.services()}
+        self.summary = AlarmGroup(
+            self, SUMMARY, plan=self.plan, service=None, dashboard_name=f"{dashboards}-{SUMMARY}"
+        )
+        self._summarize()
+        self.summary.watch(targets.of_service(None))
         for api in targets.apis:
-            self._api(api.name, api.construct)
-        lag, failures = self.thresholds.lag_seconds, 0
-        self._service_metrics("Lags", targets.lags, "Maximum", lag, Duration.minutes(5), WARNING)
-        self._service_metrics(
-            "Exports", targets.export_failures, "Sum", failures, Duration.hours(1), CRITICAL
-        )
+            shared_alarms.watch_api(self.summary.facade, self.plan, api)
+        shared_alarms.watch_topics(self.summary.facade, self.plan)
+        if watch_account:
+            shared_alarms.watch_account(self.summary.facade, self.plan)
 
-    def _function(self, name: str, function: object, consumer: bool) -> None:
-        sustained = self.thresholds.sustained_periods
-        self.facade.monitor_lambda_function(
-            lambda_function=function,  # type: ignore[arg-type]
-            alarm_friendly_name=name,
-            is_iterator=consumer,
-            add_fault_count_alarm={CRITICAL: monitoring.ErrorCountThreshold(max_error_count=0)},
-            add_throttles_count_alarm={CRITICAL: monitoring.ErrorCountThreshold(max_error_count=0)},
-            add_latency_p99_alarm={
-                WARNING: monitoring.LatencyTimeoutPercentageThreshold(
-                    max_latency_percentage_of_timeout=self.thresholds.duration_percent_of_timeout,
-                    datapoints_to_alarm=sustained,
-                    evaluation_periods=sustained,
-                )
-            },
-            add_max_iterator_age_alarm={
-                WARNING: monitoring.MaxAgeThreshold(
-                    max_age_in_millis=self.thresholds.iterator_age_seconds * 1000
-                )
-            }
-            if consumer
-            else None,
+    def _service(self, targets: Targets, service: str) -> AlarmGroup:
+        group = AlarmGroup(
+            self, service, plan=self.plan, service=service, dashboard_name=f"{self.plan.dashboards}-{service}"
         )
+        group.watch(targets.of_service(service))
+        group.page()
+        return group
 
-    def _failure_queue(self, name: str, queue: object) -> None:
-        # An idle, empty queue publishes no metric: that is not a failure.
-        self.facade.monitor_sqs_queue(
-            queue=queue,  # type: ignore[arg-type]
-            alarm_friendly_name=name,
-            add_queue_max_size_alarm={
-                CRITICAL: monitoring.MaxMessageCountThreshold(
-                    max_message_count=0, treat_missing_data_override=cloudwatch.TreatMissingData.NOT_BREACHING
-                )
-            },
-        )
-
-    def _table(self, watched: WatchedTable) -> None:
-        table = dynamodb.Table.from_table_name(self, f"{watched.name}Table", watched.table.table_name)
-        throttled = {WARNING: monitoring.ThrottledEventsThreshold(max_throttled_events_threshold=0)}
-        self.facade.monitor_dynamo_table(
-            table=table,
-            billing_mode=dynamodb.BillingMode(watched.billing_mode),
-            alarm_friendly_name=watched.name,
-            add_read_throttled_events_count_alarm=throttled,
-            add_write_throttled_events_count_alarm=throttled,
-        )
-        for index in watched.indexes:
-            self.facade.monitor_dynamo_table_global_secondary_index(
-                table=table,
-                global_secondary_index_name=index,
-                alarm_friendly_name=f"{watched.name}-{index}",
-                add_read_throttled_events_count_alarm=throttled,
-                add_write_throttled_events_count_alarm=throttled,
+    def _summarize(self) -> None:
+        """The summary's first rows: what pages (each service's composite) and every alarm, by service."""
+        statuses = [
+            cloudwatch.AlarmStatusWidget(  # CloudWatch shows 100 alarms a widget; the composite comes first
+                alarms=group.alarms()[:100], title=service, width=_WIDE // 3, height=4
             )
-
-    def _api(self, name: str, api: object) -> None:
-        sustained = self.thresholds.sustained_periods
-        self.facade.monitor_api_gateway(
-            api=api,  # type: ignore[arg-type]
-            api_stage=constants.API_STAGE,
-            alarm_friendly_name=name,
-            add5_xx_fault_rate_alarm={
-                CRITICAL: monitoring.ErrorRateThreshold(max_error_rate=self.thresholds.api_5xx_rate)
-            },
-            add_latency_p99_alarm={
-                WARNING: monitoring.LatencyThreshold(
-                    max_latency=Duration.seconds(self.thresholds.api_p99_latency_seconds),
-                    datapoints_to_alarm=sustained,
-                    evaluation_periods=sustained,
-                )
-            },
-        )
-
-    def _service_metrics(
-        self,
-        title: str,
-        metrics: list[ServiceMetric],
-        statistic: str,
-        threshold: float,
-        period: Duration,
-        urgency: str,
-    ) -> None:
-        """Alarms when a custom metric's `statistic` over `period` is above `threshold`; a metric
-        nobody emitted (no batch, no export run) is no failure."""
-        alarmed = [
-            monitoring.CustomMetricWithAlarm(
-                alarm_friendly_name=f"{metric.name}-{metric.metric}",
-                metric=cloudwatch.Metric(
-                    namespace=constants.METRICS_NAMESPACE,
-                    metric_name=metric.metric,
-                    dimensions_map={"service": metric.service},
-                    statistic=statistic,
-                    period=period,
-                ),
-                add_alarm={
-                    urgency: monitoring.CustomThreshold(
-                        threshold=threshold,
-                        comparison_operator=_ABOVE,
-                        treat_missing_data_override=cloudwatch.TreatMissingData.NOT_BREACHING,
-                    )
-                },
-            )
-            for metric in metrics
+            for service, group in self.services.items()
         ]
-        if alarmed:
-            self.facade.monitor_custom(
-                alarm_friendly_name=title,
-                metric_groups=[monitoring.CustomMetricGroup(title=title, metrics=alarmed)],
-            )
+        self.summary.dashboard.add_widgets(*statuses)

@@ -17,7 +17,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from aws_cdk import Duration, RemovalPolicy
+from aws_cdk import Duration, RemovalPolicy, Stack
 from aws_cdk import aws_apigateway as apigw
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
@@ -100,6 +100,9 @@ class ServiceApi(Construct):
         self.rest_api = apigw.RestApi(
             self,
             "Api",
+            # API Gateway keys its metrics by ApiName and Stage, and every stage's stage is v1: named
+            # after its stack, each stage's alarms count its own requests only.
+            rest_api_name=Stack.of(self).stack_name,
             description="tatami: DynamoDB patterns behind one REST API",
             endpoint_types=[apigw.EndpointType.REGIONAL],
             # Asked for, the role and the account setting outlive the stack: other APIs log through them.

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from importlib.metadata import PackageNotFoundError, PathDistribution, version
 from pathlib import Path
 
-from aws_cdk import AssetHashType, Duration, RemovalPolicy
+from aws_cdk import AssetHashType, Duration, RemovalPolicy, Stack
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
@@ -178,7 +178,9 @@ class ServiceFunction(lambda_.Function):
             description=description,
             environment={
                 **PowertoolsSettings.environment(
-                    service=service, metrics_namespace=constants.METRICS_NAMESPACE, log_level="INFO"
+                    service=service,
+                    metrics_namespace=constants.metrics_namespace(Stack.of(scope).stack_name),
+                    log_level="INFO",
                 ),
                 **(environment or {}),
             },

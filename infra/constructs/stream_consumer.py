@@ -24,7 +24,8 @@ from infra.nag import acknowledge
 def stream_failure_queue(scope: Construct, construct_id: str, *, consumer: str) -> sqs.Queue:
     """An encrypted, TLS-only queue keeping messages 14 days (the longest SQS allows).
 
-    ``consumer`` names the stream function in the nag suppression's reason.
+    ``consumer`` names whose failures it keeps (a stream function, a schedule) in the nag suppression's
+    reason.
     """
     queue = sqs.Queue(
         scope,
@@ -37,8 +38,8 @@ def stream_failure_queue(scope: Construct, construct_id: str, *, consumer: str) 
     acknowledge(
         queue,
         "AwsSolutions-SQS3",
-        f"This queue is the {consumer}'s on-failure destination (its dead-letter queue); "
-        "cdk-nag does not recognise an event-source on-failure queue as a DLQ.",
+        f"This queue is the {consumer}'s failure destination (its dead-letter queue); "
+        "cdk-nag does not recognise an on-failure destination as a DLQ.",
     )
     return queue
 

@@ -43,6 +43,7 @@ from infra.constructs.buckets import private_bucket
 from infra.constructs.monitoring_targets import CountsExportFailures
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
+from infra.constructs.stream_consumer import stream_failure_queue
 from infra.nag import acknowledge, arn_of
 from tatami_functions import stack_outputs
 from tatami_functions.olap.catalog import named_queries, with_views
@@ -66,12 +67,19 @@ class OlapSettings:
     full_every: Duration = FULL_EVERY
     incremental_every: Duration | None = None  # e.g. Duration.hours(1): the changes since the last export
     keep_exports: Duration | None = KEEP_EXPORTS
+    # No export completed for this long alarms (default: a full export's interval and 6 hours, the time
+    # a large table's export may take).
+    stale_after: Duration | None = None
 
     def __post_init__(self) -> None:
         if self.full_every.to_hours() < self.check_every.to_hours():
             raise ValueError("full_every must be at least check_every (the schedule looks every check_every)")
         if self.incremental_every is not None and not 0.25 <= self.incremental_every.to_hours() <= 24:
             raise ValueError("incremental_every must be within 15 minutes..24 hours (DynamoDB's window)")
+
+    @property
+    def export_stale_after(self) -> Duration:
+        return self.stale_after or Duration.hours(self.full_every.to_hours() + 6)
 
 
 class OlapService(Construct, CountsExportFailures):
@@ -99,14 +107,22 @@ class OlapService(Construct, CountsExportFailures):
             self, "Catalog", bucket=self.bucket, tables=prefixes, exported=self.exported
         )
         self.function = self._function(shared, settings)
+        self.export_stale_after = settings.export_stale_after  # monitoring's heartbeat (CountsExportFailures)
         self._grant()
+        # Where EventBridge puts a run it could not start (monitoring alarms on it, and on the rule).
+        self.schedule_failures = stream_failure_queue(self, "ScheduleFailures", consumer="export schedule")
         self.rule = events.Rule(
             self,
             "ExportSchedule",
             schedule=events.Schedule.rate(settings.check_every),
             description="tatami: start due DynamoDB exports, publish finished ones to Glue",
             targets=[
-                targets.LambdaFunction(self.function, retry_attempts=2, max_event_age=Duration.hours(1))
+                targets.LambdaFunction(
+                    self.function,
+                    retry_attempts=2,
+                    max_event_age=Duration.hours(1),
+                    dead_letter_queue=self.schedule_failures,
+                )
             ],
         )
         self._outputs()
@@ -154,6 +170,7 @@ class OlapService(Construct, CountsExportFailures):
                 database=self.catalog.database_name,
                 full_every=_interval(settings.full_every),
                 incremental_every=_interval(settings.incremental_every),  # None: no incremental runs
+                check_every=_interval(settings.check_every),
             ),
             description="tatami OLAP: starts DynamoDB exports to S3 and points Glue at the newest",
         )

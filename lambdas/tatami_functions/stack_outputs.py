@@ -32,6 +32,27 @@ def stack_name(stage: str | None = None) -> str:
     return f"Tatami-{stage}"
 
 
+def stage_of(stack: str) -> str | None:
+    """The stage a stack (or a stack named after it, such as its monitoring stack) belongs to: the
+    inverse of `stack_name`.
+
+    >>> stage_of("Tatami"), stage_of("Tatami-prod-eu"), stage_of("Tatami-prodMonitoring")
+    (None, 'prod-eu', 'prod')
+    """
+    stage = stack.removeprefix("Tatami").removesuffix("Monitoring").removeprefix("-")
+    return stage or None
+
+
+def is_dev_stage(stage: str | None) -> bool:
+    """A developer's stage: none (the local cloud, the tests, a first try in an account), `dev` or
+    `dev-<name>`. Any other stage is operated: its alarms must reach someone.
+
+    >>> is_dev_stage(None), is_dev_stage("dev-alice"), is_dev_stage("prod")
+    (True, True, False)
+    """
+    return stage is None or stage == "dev" or stage.startswith("dev-")
+
+
 STACK_NAME = stack_name()
 
 OUTPUT_API_URL = "ApiUrl"

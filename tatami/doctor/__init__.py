@@ -12,6 +12,7 @@ from pathlib import Path
 
 from cfnlint.api import ManualArgs, lint_file
 
+from tatami.doctor.alarms import check_alarms
 from tatami.doctor.checks import Finding, check_environment, check_imports
 from tatami.doctor.deployments import check_deployments
 from tatami.doctor.grants import check_grants
@@ -22,6 +23,7 @@ from tatami.local.template.assembly import Assembly, load_assembly
 CFN_LINT_IGNORED = ["W3005"]
 LINT_REGIONS = ["us-east-1"]
 ASSEMBLY_CHECKS: list[tuple[str, Callable[[Assembly], list[Finding]]]] = [
+    ("alarms", check_alarms),
     ("imports", check_imports),
     ("environment", check_environment),
     ("grants", check_grants),

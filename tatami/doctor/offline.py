@@ -28,6 +28,7 @@ def offline_resolver(assembly: Assembly) -> Resolver:
     for logical_id, name in assembly.queues.items():
         resolver.refs[logical_id] = f"https://sqs.{LOCAL_REGION}.amazonaws.com/{LOCAL_ACCOUNT}/{name}"
         resolver.attributes[(logical_id, "Arn")] = f"arn:aws:sqs:{arn}:{name}"
+        resolver.attributes[(logical_id, "QueueName")] = name
     for logical_id, name in assembly.buckets.items():
         resolver.refs[logical_id] = name
         resolver.attributes[(logical_id, "Arn")] = f"arn:aws:s3:::{name}"

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import boto3
+from botocore.exceptions import ClientError
 
 from tatami.local.cloudwatch.alarm_specs import read_alarms
 from tatami.local.cloudwatch.alarms import Alarms
@@ -403,6 +404,7 @@ class LocalCloud:
             samplers=[
                 lambda: self.metrics.sample_queues(sqs, queues),
                 lambda: self.metrics.read_throttles(throttles),
+                lambda: self.metrics.read_traffic(self.traffic_dir),
             ],
             log=lambda line: self.log.write("alarms", line),
         )
@@ -415,8 +417,13 @@ class LocalCloud:
         source = f"{self.assembly.functions[spec.function_id].name.split('-', 1)[-1]} stream"[:24]
 
         def discard(message: dict[str, Any]) -> None:
-            if queue_url:
+            if not queue_url:
+                return
+            try:
                 sqs.send_message(QueueUrl=queue_url, MessageBody=json.dumps(message))
+            except ClientError as exc:  # as Lambda, the batch stays given up on; the metric says so
+                self.metrics.delivery_failed(function_name)
+                log(f"could not send the discarded batch to its on-failure queue: {exc}")
 
         def invoke(event: dict[str, Any]) -> Invocation:
             return self.invoke(spec.alias_id or spec.function_id, event)

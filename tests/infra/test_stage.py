@@ -5,10 +5,9 @@ the names stay those of deployed stacks."""
 from __future__ import annotations
 
 import pytest
-from aws_cdk import Stack
 
 from infra.app import create_app
-from infra.services.olap import OlapService
+from tatami.local.template.assembly import read_stacks
 from tests.support.synthesis import Synthesized
 
 # The only names the template sets itself; everything else is named by CloudFormation per stack.
@@ -33,16 +32,13 @@ def test_without_a_stage_the_names_are_those_deployed_stacks_have(synthesized: S
     }
 
 
-def test_a_stage_names_the_stack_and_its_catalog() -> None:
-    app = create_app(context={"stage": "dev"})  # the construct tree only: synthesis is the slow part
-    stack, monitoring = [child for child in app.node.children if isinstance(child, Stack)]
-    assert (stack.stack_name, monitoring.stack_name) == ("Tatami-dev", "Tatami-devMonitoring")
-    olap = stack.node.find_child("Olap")
-    assert isinstance(olap, OlapService)
-    assert (olap.catalog.database_name, olap.catalog.work_group_name) == (
-        "tatami_dev_olap",
-        "tatami-dev-olap",
-    )
+def test_a_stage_names_the_stack_and_its_catalog(operated: Synthesized) -> None:
+    """`-c stage=prod` (synthesized once for the cross-stage tests)."""
+    assert {stack.name for stack in read_stacks(operated.cdk_out)} == {"Tatami-prod", "Tatami-prodMonitoring"}
+    assert physical_names(operated) == {
+        "AWS::Glue::Database": "tatami_prod_olap",
+        "AWS::Athena::WorkGroup": "tatami-prod-olap",
+    }
 
 
 def test_a_stage_that_cannot_name_a_stack_fails_synthesis() -> None:

@@ -8,7 +8,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from infra.app import create_app
+from infra.app import cdk_json_context, create_app
 from infra.stacks.monitoring_stack import monitoring_stack_name
 from tatami.local.template.assembly import Stack, invoked, read_stacks
 from tatami_functions import stack_outputs
@@ -22,6 +22,7 @@ class Synthesized:
     template: dict[str, Any]
     metadata: dict[str, list[dict[str, Any]]]
     monitoring: dict[str, Any]  # the monitoring stack's template
+    name: str = stack_outputs.STACK_NAME  # the service stack's
 
     def stack(self) -> Stack:
         """The service stack as the local cloud reads it (its routes, its functions)."""
@@ -52,14 +53,27 @@ class Synthesized:
         return dict(resource["Properties"])
 
 
-def synthesize(cdk_out: Path) -> Synthesized:
-    create_app(outdir=str(cdk_out)).synth()
-    template = json.loads((cdk_out / f"{stack_outputs.STACK_NAME}.template.json").read_text())
+def synthesize(cdk_out: Path, context: dict[str, Any] | None = None) -> Synthesized:
+    """The app synthesized into `cdk_out`; `context` adds to cdk.json's (`stage`, `tatami` settings)."""
+    create_app(outdir=str(cdk_out), context=context).synth()
+    name = stack_outputs.stack_name((context or {}).get("stage"))
+    template = json.loads((cdk_out / f"{name}.template.json").read_text())
     metadata: dict[str, list[dict[str, Any]]] = {}
-    for stack in (stack_outputs.STACK_NAME, MONITORING_STACK):
+    for stack in (name, monitoring_stack_name(name)):
         metadata.update(json.loads((cdk_out / f"{stack}.metadata.json").read_text()))
-    monitoring = json.loads((cdk_out / f"{MONITORING_STACK}.template.json").read_text())
-    return Synthesized(cdk_out, template, metadata, monitoring)
+    monitoring = json.loads((cdk_out / f"{monitoring_stack_name(name)}.template.json").read_text())
+    return Synthesized(cdk_out, template, metadata, monitoring, name)
+
+
+def operated_stage_context(stage: str = "prod") -> dict[str, Any]:
+    """The context of a stage someone operates: cdk.json's settings with an alarm destination and a
+    runbook URL, which such a stage cannot synthesize without."""
+    settings = {
+        **cdk_json_context()["tatami"],
+        "alarmEmail": "oncall@example.com",
+        "runbookUrl": "https://git.example.com/tatami/blob/main/docs/runbook.md",
+    }
+    return {"stage": stage, "tatami": settings}
 
 
 def keys(schema: list[dict[str, str]]) -> list[tuple[str, str]]:

@@ -16,16 +16,19 @@ Template = dict[str, Any]
 STACK_TEMPLATE = "Tatami.template.json"
 
 
-def copy_assembly(cdk_out: Path, target: Path, *changes: Callable[[Template], None]) -> Path:
+def copy_assembly(
+    cdk_out: Path, target: Path, *changes: Callable[[Template], None], template: str = STACK_TEMPLATE
+) -> Path:
+    """`changes` apply to the template file named `template` (the service stack's by default)."""
     target.mkdir(parents=True)
     for entry in cdk_out.iterdir():
         if entry.is_dir():
             (target / entry.name).symlink_to(entry.resolve())
-        elif entry.name == STACK_TEMPLATE:  # the service stack (the monitoring stack is copied as is)
-            template = json.loads(entry.read_text())
+        elif entry.name == template:  # the others are copied as they are
+            changed = json.loads(entry.read_text())
             for change in changes:
-                change(template)
-            (target / entry.name).write_text(json.dumps(template))
+                change(changed)
+            (target / entry.name).write_text(json.dumps(changed))
         else:
             (target / entry.name).write_bytes(entry.read_bytes())
     return target

@@ -1,14 +1,16 @@
 """A table's exports as the planner sees them: kind, status, the instant its data reaches, its folder.
 
 DynamoDB describes an export (DescribeExport, ExportTableToPointInTime's answer); `ExportRecord` keeps
-what deciding the next export and publishing the last one need. Pure: `repository.py` makes the calls.
+what deciding the next export, publishing the last one and reporting on them need (`failed_since`,
+`data_age`). Pure: `repository.py` makes the calls.
 """
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 FULL, INCREMENTAL = "FULL_EXPORT", "INCREMENTAL_EXPORT"
@@ -27,6 +29,8 @@ class ExportRecord:
     manifest_key: str | None = None
     item_count: int | None = None
     failure: str | None = None
+    started: datetime | None = None  # StartTime
+    ended: datetime | None = None  # EndTime: when it completed or failed
 
     @classmethod
     def from_description(cls, description: dict[str, Any]) -> ExportRecord:
@@ -41,6 +45,8 @@ class ExportRecord:
             manifest_key=description.get("ExportManifest"),
             item_count=description.get("ItemCount"),
             failure=description.get("FailureMessage"),
+            started=description.get("StartTime"),
+            ended=description.get("EndTime"),
         )
 
     @property
@@ -58,3 +64,28 @@ def client_token(seed: str, table_arn: str) -> str:
     True
     """
     return str(uuid.uuid5(_TOKENS, f"{seed}/{table_arn}"))
+
+
+def failed_since(records: Sequence[ExportRecord], since: datetime) -> list[ExportRecord]:
+    """The exports DynamoDB marked FAILED after `since`: an export fails after the call that started it
+    returned (AWS answers IN_PROGRESS), so a run counts the ones that failed since the run before.
+
+    >>> failed = [ExportRecord("arn:e", FAILED, FULL, ended=datetime(2024, 5, 1, 10, 30))]
+    >>> [len(failed_since(failed, datetime(2024, 5, 1, hour))) for hour in (10, 11)]
+    [1, 0]
+    """
+    return [r for r in records if r.status == FAILED and r.ended is not None and r.ended > since]
+
+
+def data_age(records: Sequence[ExportRecord], now: datetime) -> timedelta:
+    """How old the newest data analytics can read is: since the instant the newest completed export
+    reaches; with none completed, since the first export was started (nothing tried yet: zero).
+
+    >>> done = ExportRecord("arn:e", COMPLETED, FULL, point=datetime(2024, 5, 1, 6))
+    >>> data_age([done], datetime(2024, 5, 1, 12)), data_age([], datetime(2024, 5, 1, 12))
+    (datetime.timedelta(seconds=21600), datetime.timedelta(0))
+    """
+    points = [r.point for r in records if r.status == COMPLETED and r.point is not None]
+    starts = [r.started for r in records if r.started is not None]
+    since = max(points) if points else min(starts, default=now)
+    return max(now - since, timedelta(0))

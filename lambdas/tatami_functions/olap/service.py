@@ -3,6 +3,8 @@
 Both the scheduled function and `tatami export` call these, so a run means the same everywhere.
 Each table is planned (`schedule.py`), published (its Glue table moved to its newest full export)
 and started on its own; a table that fails does not stop the others, and is reported as `failed`.
+Each outcome also says how many of the table's exports DynamoDB marked FAILED since the previous run
+and how old its newest exported data is, which the export function counts for the alarms.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from tatami_functions.olap.exceptions import OlapError
-from tatami_functions.olap.exports import COMPLETED, FULL, ExportRecord, client_token
+from tatami_functions.olap.exports import COMPLETED, FULL, ExportRecord, client_token, data_age, failed_since
 from tatami_functions.olap.layout import s3_location
 from tatami_functions.olap.repository import OlapRepository
 from tatami_functions.olap.schedule import Decision, History, decide
@@ -34,6 +36,8 @@ class ExportOutcome:
     seconds: float | None = None
     location: str | None = None  # the export's folder (s3://...)
     published: str | None = None  # the Glue location this run set, if it changed
+    failed_later: int | None = None  # exports DynamoDB marked FAILED since the previous run, if any
+    age_seconds: float | None = None  # since the instant its newest completed export reaches
 
     def to_json(self) -> dict[str, Any]:
         return {key: value for key, value in asdict(self).items() if value is not None}
@@ -50,6 +54,8 @@ class ExportOutcome:
         parts.extend(part for part in (self.location, self.export_arn) if part)
         if self.published:
             parts.append(f"Athena now reads {self.published}")
+        if self.failed_later:
+            parts.append(f"{self.failed_later} export(s) failed since the previous run")
         return "; ".join(parts)
 
 
@@ -107,7 +113,8 @@ def _run_table(
     seed: str,
     now: datetime,
 ) -> ExportOutcome:
-    history = History.of(recent(repository, table_arn, settings.bucket, settings.s3_prefix(key)))
+    records = recent(repository, table_arn, settings.bucket, settings.s3_prefix(key))
+    history = History.of(records)
     published = publish(repository, settings, key, history.last_full)
     decision = decide(history, now, kind, settings.full_every, settings.incremental_every)
     record = _start(settings, repository, key, table_arn, decision, client_token(seed, table_arn), now)
@@ -118,6 +125,8 @@ def _run_table(
         export_arn=record.arn if record else None,
         location=f"s3://{settings.bucket}/{settings.s3_prefix(key)}/" if record else None,
         published=published,
+        failed_later=len(failed_since(records, now - settings.check_every)) or None,
+        age_seconds=data_age(records, now).total_seconds(),
     )
 
 

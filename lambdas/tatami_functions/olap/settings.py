@@ -47,7 +47,8 @@ def _tables(text: str) -> Mapping[str, str]:
 
 class ExportSettings(Settings):
     """Tables (key -> ARN), the bucket and prefix, the Glue database (empty: nothing to publish to)
-    and the schedule's intervals (no incremental interval: no scheduled incremental exports).
+    and the schedule's intervals (no incremental interval: no scheduled incremental exports; how
+    often it checks).
 
     >>> ExportSettings({"orders": "arn:aws:dynamodb:r:1:table/T"}, "b").s3_prefix("orders")
     'exports/orders'
@@ -65,6 +66,8 @@ class ExportSettings(Settings):
     incremental_every: timedelta | None = variable(
         "OLAP_INCREMENTAL_EVERY_HOURS", _hours_or_none, default=None, dump=_hours_text
     )
+    # How often the schedule runs: a run counts the exports that failed since the run before.
+    check_every: timedelta = variable("OLAP_CHECK_EVERY_HOURS", _hours, default=_HOUR, dump=_hours_text)
 
     def s3_prefix(self, key: str) -> str:
         return table_prefix(self.prefix, key)

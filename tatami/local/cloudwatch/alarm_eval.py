@@ -17,6 +17,7 @@ and when every period is missing the state stays as it was (`ignore`) or becomes
 from __future__ import annotations
 
 import ast
+import itertools
 import math
 import operator
 from collections.abc import Callable
@@ -25,11 +26,19 @@ from datetime import UTC, datetime
 
 from tatami.local.cloudwatch.alarm_specs import COMPARISONS, AlarmSpec, MetricStat
 
-__all__ = ["ALARM", "INSUFFICIENT_DATA", "OK", "Verdict", "evaluate", "statistic"]
+__all__ = ["ALARM", "INSUFFICIENT_DATA", "OK", "Verdict", "breaches_when_missing", "evaluate", "statistic"]
 
 ALARM, OK, INSUFFICIENT_DATA = "ALARM", "OK", "INSUFFICIENT_DATA"
 Values = Callable[[MetricStat, float, float], list[float]]  # a metric's datapoints with start <= t < end
 _COMPARE = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le}
+_RELATIONS = {
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+}
 _ARITHMETIC = {
     ast.Add: operator.add,
     ast.Sub: operator.sub,
@@ -90,6 +99,11 @@ def evaluate(spec: AlarmSpec, values: Values, now: float, previous: str) -> Verd
     return Verdict(state, reason)
 
 
+def breaches_when_missing(spec: AlarmSpec) -> bool:
+    """Whether a period without any datapoint breaches (through FILL, or `TreatMissingData`)."""
+    return _breaches(spec, _expression(spec.tree, {metric.id: None for metric in spec.metrics})) is True
+
+
 def _breaches(spec: AlarmSpec, value: float | None) -> bool | None:
     """Whether a period breaches; None when it does not count (missing, and missing is not counted)."""
     if value is None:
@@ -103,22 +117,54 @@ def _period_value(spec: AlarmSpec, values: Values, start: float) -> float | None
 
 
 def _expression(node: ast.expr, series: dict[str, float | None]) -> float | None:
-    """An expression alarm_specs checked: ids, numbers, + - * /, unary minus, FILL(id, number)."""
+    """An expression alarm_specs checked: ids, numbers, + - * /, unary minus, comparisons and AND/OR/NOT
+    (true is 1, false 0, as in CloudWatch), FILL(id, number) and IF(condition, value[, value]). A
+    missing operand makes the result missing; so does IF without an else whose condition is false."""
     if isinstance(node, ast.Name):
         return series[node.id]
     if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
         return float(node.value)
-    if isinstance(node, ast.Call):  # FILL(metric, value): a missing period counts as value
-        filled = _expression(node.args[0], series)
-        return filled if filled is not None else _expression(node.args[1], series)
+    if isinstance(node, ast.Call):
+        return _call(node, series)
     if isinstance(node, ast.UnaryOp):
         operand = _expression(node.operand, series)
-        return None if operand is None else -operand
+        if operand is None:
+            return None
+        return float(not operand) if isinstance(node.op, ast.Not) else -operand
+    if isinstance(node, ast.Compare | ast.BoolOp):
+        return _logic(node, series)
     assert isinstance(node, ast.BinOp)
     left, right = _expression(node.left, series), _expression(node.right, series)
     if left is None or right is None or (isinstance(node.op, ast.Div) and right == 0):
         return None
     return float(_ARITHMETIC[type(node.op)](left, right))
+
+
+def _call(node: ast.Call, series: dict[str, float | None]) -> float | None:
+    assert isinstance(node.func, ast.Name)
+    first = _expression(node.args[0], series)
+    if node.func.id == "FILL":  # FILL(metric, value): a missing period counts as value
+        return first if first is not None else _expression(node.args[1], series)
+    if first is None:  # IF(condition, then[, else])
+        return None
+    if first:
+        return _expression(node.args[1], series)
+    return _expression(node.args[2], series) if len(node.args) == 3 else None
+
+
+def _logic(node: ast.Compare | ast.BoolOp, series: dict[str, float | None]) -> float | None:
+    if isinstance(node, ast.BoolOp):
+        values = [_expression(value, series) for value in node.values]
+        if any(value is None for value in values):
+            return None
+        combine = all if isinstance(node.op, ast.And) else any
+        return float(combine(values))
+    found = [_expression(operand, series) for operand in (node.left, *node.comparators)]
+    operands = [operand for operand in found if operand is not None]
+    if len(operands) < len(found):
+        return None
+    pairs = itertools.pairwise(operands)
+    return float(all(_RELATIONS[type(op)](a, b) for op, (a, b) in zip(node.ops, pairs, strict=True)))
 
 
 def _when(epoch_seconds: float) -> str:

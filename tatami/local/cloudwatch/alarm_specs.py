@@ -2,21 +2,23 @@
 
 Both shapes CloudFormation takes are read: a single metric (`MetricName`, `Namespace`, `Dimensions`,
 `Statistic` or `ExtendedStatistic`, `Period`) and metric math (`Metrics`: metric stats and one
-expression returned). Dimension values are resolved to local names (`Ref`, `Fn::GetStackOutput`,
-...). What the local cloud cannot evaluate (anomaly detection, an expression function other than
-FILL, a metric from another account) is an error naming the alarm, never a silent OK.
+expression returned: arithmetic, comparisons, AND/OR/NOT, FILL and IF). Dimension values are resolved
+to local names (`Ref`, `Fn::GetStackOutput`, ...). What the local cloud cannot evaluate (anomaly
+detection, another expression function, a metric from another account) is an error naming the
+alarm, never a silent OK.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from tatami.local.template.assembly import Assembly
 from tatami.local.template.intrinsics import Resolver
 
-__all__ = ["COMPARISONS", "AlarmSpec", "AlarmSpecError", "MetricStat", "read_alarms"]
+__all__ = ["COMPARISONS", "AlarmSpec", "AlarmSpecError", "MetricStat", "python_expression", "read_alarms"]
 
 COMPARISONS = {
     "GreaterThanThreshold": ">",
@@ -24,8 +26,37 @@ COMPARISONS = {
     "LessThanThreshold": "<",
     "LessThanOrEqualToThreshold": "<=",
 }
-_EXPRESSION_NODES = (ast.Expression, ast.Name, ast.Load, ast.Constant, ast.BinOp, ast.UnaryOp, ast.Call)
-_OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.USub)
+_EXPRESSION_NODES = (
+    ast.Expression,
+    ast.Name,
+    ast.Load,
+    ast.Constant,
+    ast.BinOp,
+    ast.UnaryOp,
+    ast.Call,
+    ast.Compare,
+    ast.BoolOp,
+)
+_OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.USub, ast.Not, ast.And, ast.Or)
+_COMPARATORS = (ast.Gt, ast.GtE, ast.Lt, ast.LtE, ast.Eq, ast.NotEq)
+_FUNCTIONS = {"FILL": (2,), "IF": (2, 3)}  # the functions evaluated locally, with their argument counts
+# CloudWatch's logical operators, as Python spells them (`!` but not `!=`).
+_LOGICAL = (
+    (re.compile(r"\s*(\bAND\b|&&)\s*"), " and "),
+    (re.compile(r"\s*(\bOR\b|\|\|)\s*"), " or "),
+    (re.compile(r"(\bNOT\b|!(?!=))\s*"), "not "),
+)
+
+
+def python_expression(expression: str) -> str:
+    """A metric math expression in Python's syntax (CloudWatch's AND, OR, NOT, &&, ||, !).
+
+    >>> python_expression("IF(a > 0 AND !(b == 0), 1, 0)")
+    'IF(a > 0 and not (b == 0), 1, 0)'
+    """
+    for pattern, spelled in _LOGICAL:
+        expression = pattern.sub(spelled, expression)
+    return expression
 
 
 class AlarmSpecError(ValueError):
@@ -59,7 +90,7 @@ class AlarmSpec:
     tree: ast.expr = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "tree", ast.parse(self.expression, mode="eval").body)
+        object.__setattr__(self, "tree", ast.parse(python_expression(self.expression), mode="eval").body)
 
     def describe(self) -> str:
         """`Errors Sum > 0.0 (1 of 1 x 300 s)`: what the alarm watches."""
@@ -133,16 +164,24 @@ def _stat(metric_id: str, metric: dict[str, Any], stat: str, period: int) -> Met
 
 
 def _check_expression(expression: str, ids: set[str]) -> None:
-    """Arithmetic over the metric ids, numbers and FILL(id, number): what CDK and the library emit."""
-    tree = ast.parse(expression, mode="eval")
+    """Arithmetic, comparisons and logic over the metric ids and numbers, FILL(id, number) and
+    IF(condition, value[, value]): what CDK, the library and the stack's own alarms emit."""
+    tree = ast.parse(python_expression(expression), mode="eval")
     for node in ast.walk(tree):
-        if isinstance(node, ast.BinOp | ast.UnaryOp) and not isinstance(node.op, _OPERATORS):
+        if isinstance(node, ast.BinOp | ast.UnaryOp | ast.BoolOp) and not isinstance(node.op, _OPERATORS):
             raise ValueError(f"expression {expression!r}: operator {type(node.op).__name__}")
-        if not isinstance(node, _EXPRESSION_NODES + _OPERATORS):
+        if isinstance(node, ast.Compare) and not all(isinstance(op, _COMPARATORS) for op in node.ops):
+            raise ValueError(f"expression {expression!r}: a comparison is not evaluated locally")
+        if not isinstance(node, _EXPRESSION_NODES + _OPERATORS + _COMPARATORS):
             raise ValueError(f"expression {expression!r}: {type(node).__name__} is not evaluated locally")
         if isinstance(node, ast.Constant) and not isinstance(node.value, int | float):
             raise ValueError(f"expression {expression!r}: {node.value!r} is not a number")
-        if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id == "FILL"):
-            raise ValueError(f"expression {expression!r}: only FILL(metric, value) is evaluated locally")
-        if isinstance(node, ast.Name) and node.id not in ids | {"FILL"}:
+        if isinstance(node, ast.Call) and not (
+            isinstance(node.func, ast.Name) and len(node.args) in _FUNCTIONS.get(node.func.id, ())
+        ):
+            raise ValueError(
+                f"expression {expression!r}: only FILL(metric, value) and IF(condition, value[, value]) "
+                "are evaluated locally"
+            )
+        if isinstance(node, ast.Name) and node.id not in ids | set(_FUNCTIONS):
             raise ValueError(f"expression {expression!r}: unknown metric id {node.id}")

@@ -1,13 +1,17 @@
 """What the local cloud sees, published as the metrics AWS would publish for it.
 
 - AWS/Lambda: Invocations, Errors and Duration of every invocation, IteratorAge of every stream batch
-  (the age of its last record when it is handed to the function, as Lambda measures it).
+  (the age of its last record when it is handed to the function, as Lambda measures it), and
+  DestinationDeliveryFailures when a given-up batch could not be sent to its on-failure queue.
 - AWS/ApiGateway: Count, 4XXError, 5XXError and Latency of every request, per API and per stage.
 - The functions' own metrics: the embedded metric format (EMF) lines Powertools prints.
-- AWS/SQS: ApproximateNumberOfMessagesVisible of every queue, sampled.
-- AWS/DynamoDB: ReadThrottleEvents and WriteThrottleEvents (per table, and per index for reads of
-  an index) and ThrottledRequests, from the throttled answers the traffic recorder saw in the
-  functions (`traffic.py`). DynamoDB Local never throttles: these come from injected faults.
+- AWS/SQS: visible messages, messages sent and the oldest one's age of every queue, sampled
+  (`queue_metrics.py`).
+- AWS/DynamoDB: ConsumedRead/WriteCapacityUnits per table from the calls the traffic recorder logged
+  (`traffic.py`: the functions' and the CLI's, with the capacity DynamoDB Local computed), and
+  ReadThrottleEvents and WriteThrottleEvents (per table, and per index for reads of an index) and
+  ThrottledRequests from the throttled answers it saw. DynamoDB Local never throttles: these come
+  from injected faults.
 
 Lambda never throttles locally (no reserved concurrency; a busy function's requests wait for a worker).
 """
@@ -15,14 +19,15 @@ Lambda never throttles locally (no reserved concurrency; a busy function's reque
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from tatami.local.cloudwatch.metrics import MetricStore
+from tatami.local.cloudwatch.queue_metrics import QueueMetrics
 from tatami.local.functions.pool import Invocation
 
-__all__ = ["CloudMetrics", "emf_datapoints", "throttle_datapoints"]
+__all__ = ["CloudMetrics", "capacity_datapoints", "emf_datapoints", "throttle_datapoints"]
 
 _READS = frozenset({"GetItem", "BatchGetItem", "Query", "Scan", "TransactGetItems"})
 Datapoint = tuple[str, str, dict[str, str], float]  # namespace, metric, dimensions, value
@@ -33,6 +38,7 @@ class CloudMetrics:
 
     def __init__(self, store: MetricStore) -> None:
         self.store = store
+        self.queues = QueueMetrics(store)
         self._read_offsets: dict[Path, int] = {}
 
     def invocation(self, function_name: str, invocation: Invocation) -> None:
@@ -43,6 +49,10 @@ class CloudMetrics:
 
     def iterator_age(self, function_name: str, seconds: float) -> None:
         self.store.put("AWS/Lambda", "IteratorAge", {"FunctionName": function_name}, seconds * 1000)
+
+    def delivery_failed(self, function_name: str) -> None:
+        """A batch the function's mapping gave up on could not be sent to its on-failure destination."""
+        self.store.put("AWS/Lambda", "DestinationDeliveryFailures", {"FunctionName": function_name}, 1)
 
     def api_response(self, api_name: str, stage: str, status: int, latency_ms: float) -> None:
         for dimensions in ({"ApiName": api_name}, {"ApiName": api_name, "Stage": stage}):
@@ -57,20 +67,22 @@ class CloudMetrics:
             self.store.put(namespace, name, dimensions, value)
 
     def sample_queues(self, sqs: Any, queue_urls: Mapping[str, str]) -> None:
-        """Each queue's visible messages now (`queue_urls`: queue name -> URL)."""
-        for name, url in queue_urls.items():
-            attributes = sqs.get_queue_attributes(
-                QueueUrl=url, AttributeNames=["ApproximateNumberOfMessages"]
-            )
-            visible = int(attributes["Attributes"]["ApproximateNumberOfMessages"])
-            self.store.put("AWS/SQS", "ApproximateNumberOfMessagesVisible", {"QueueName": name}, visible)
+        """Each queue's metrics now (`queue_urls`: queue name -> URL)."""
+        self.queues.sample(sqs, queue_urls)
 
     def read_throttles(self, directory: Path) -> None:
         """The throttled calls the functions' traffic recorders logged since the last read."""
+        self._read(directory, throttle_datapoints)
+
+    def read_traffic(self, directory: Path) -> None:
+        """The capacity the calls the traffic recorders logged since the last read consumed."""
+        self._read(directory, capacity_datapoints)
+
+    def _read(self, directory: Path, datapoints: Callable[[Mapping[str, Any]], list[Datapoint]]) -> None:
         for path in sorted(directory.glob("*.jsonl")):
             for record in self._new_lines(path):
-                at = float(record["t"]) + self.store.clock.offset
-                for namespace, name, dimensions, value in throttle_datapoints(record):
+                at = self.store.clock.reading_at(float(record["t"]))
+                for namespace, name, dimensions, value in datapoints(record):
                     self.store.put(namespace, name, dimensions, value, at=at)
 
     def _new_lines(self, path: Path) -> Iterator[dict[str, Any]]:
@@ -123,6 +135,22 @@ def throttle_datapoints(record: Mapping[str, Any]) -> list[Datapoint]:
         found.append(("AWS/DynamoDB", events, dimensions, 1.0))
         found.append(("AWS/DynamoDB", "ThrottledRequests", {"TableName": table, "Operation": operation}, 1.0))
     return found
+
+
+def capacity_datapoints(record: Mapping[str, Any]) -> list[Datapoint]:
+    """The table-level capacity one recorded call consumed (its indexes' are not alarmed on).
+
+    >>> capacity_datapoints({"op": "PutItem", "cc": {"TableName": "T", "CapacityUnits": 2.0, "Table":
+    ...                      {"CapacityUnits": 1.0}}})
+    [('AWS/DynamoDB', 'ConsumedWriteCapacityUnits', {'TableName': 'T'}, 1.0)]
+    """
+    consumed = record.get("cc") or []
+    name = "ConsumedReadCapacityUnits" if record["op"] in _READS else "ConsumedWriteCapacityUnits"
+    return [
+        ("AWS/DynamoDB", name, {"TableName": entry["TableName"]}, float(units))
+        for entry in (consumed if isinstance(consumed, list) else [consumed])
+        if (units := (entry.get("Table") or entry).get("CapacityUnits")) is not None
+    ]
 
 
 def _tables(request: Mapping[str, Any]) -> list[tuple[str, str | None]]:

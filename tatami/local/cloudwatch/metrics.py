@@ -29,10 +29,18 @@ MetricKey = tuple[str, str, frozenset[tuple[str, str]]]
 
 
 class LocalClock:
-    """The machine's time plus the seconds `advance` skipped (thread-safe)."""
+    """The machine's time plus the seconds `advance` skipped (thread-safe).
+
+    >>> clock = LocalClock()
+    >>> before = time.time()
+    >>> clock.advance(600)
+    >>> clock.reading_at(before) == before, clock.reading_at(time.time() + 1) > before + 600
+    (True, True)
+    """
 
     def __init__(self) -> None:
         self._offset = 0.0
+        self._advances: list[tuple[float, float]] = []  # (machine time, offset from then on)
         self._lock = threading.Lock()
 
     @property
@@ -50,6 +58,14 @@ class LocalClock:
             raise ValueError(f"a clock only moves forward: advance({seconds})")
         with self._lock:
             self._offset += seconds
+            self._advances.append((time.time(), self._offset))
+
+    def reading_at(self, machine_seconds: float) -> float:
+        """What this clock read at an instant of the machine's clock (a time a file or message
+        carries): the seconds skipped before that instant count, later ones not."""
+        with self._lock:
+            position = bisect.bisect_right(self._advances, (machine_seconds, float("inf")))
+            return machine_seconds + (self._advances[position - 1][1] if position else 0.0)
 
 
 def metric_key(namespace: str, name: str, dimensions: Mapping[str, str]) -> MetricKey:

@@ -167,7 +167,7 @@ class Exports:
             _write(
                 registry,
                 f"exports/{export_id}",
-                {**description, "ExportStatus": "FAILED", "FailureMessage": str(exc)},
+                {**description, "ExportStatus": "FAILED", "FailureMessage": str(exc), "EndTime": _now()},
             )
             raise
         description |= {
@@ -191,7 +191,13 @@ class Exports:
             raise Refusal("ExportNotFoundException", f"Export not found: {export_arn}")
         pid = found.pop("pid", None)
         if found["ExportStatus"] == "IN_PROGRESS" and pid is not None and not _alive(pid):
-            found |= {"ExportStatus": "FAILED", "FailureMessage": "the process making the export died"}
+            # Kept as FAILED from the moment it is found dead: its EndTime then stays put, as AWS's does.
+            found |= {
+                "ExportStatus": "FAILED",
+                "FailureMessage": "the process making the export died",
+                "EndTime": _now(),
+            }
+            _write(registry, f"exports/{export_arn.rsplit('/', 1)[-1]}", found)
         return _typed(found)
 
     def _scan_into(
@@ -319,6 +325,10 @@ def _typed(description: dict[str, Any]) -> dict[str, Any]:
     return {
         key: datetime.fromisoformat(value) if key in times else value for key, value in description.items()
     }
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat()
 
 
 def _alive(pid: int) -> bool:

@@ -158,7 +158,8 @@ def register_functions(assembly: Assembly, resolver: Resolver) -> None:
 
 
 def register_remaining(assembly: Assembly, resolver: Resolver) -> None:
-    """Resources the local cloud does not run still get a physical id and an ARN, as in AWS."""
+    """Resources the local cloud does not run still get a physical id and an ARN, as in AWS (and a
+    topic its name, which the alarms on its deliveries name)."""
     for stack in assembly.stacks:
         for logical_id, resource in stack.template.get("Resources", {}).items():
             if logical_id in resolver.refs:
@@ -167,6 +168,8 @@ def register_remaining(assembly: Assembly, resolver: Resolver) -> None:
             resolver.refs[logical_id] = name
             service = resource["Type"].split("::")[1].lower()
             resolver.attributes.setdefault((logical_id, "Arn"), _arn(service, name))
+            if resource["Type"] == "AWS::SNS::Topic":
+                resolver.attributes[(logical_id, "TopicName")] = name
 
 
 def resolve_outputs(assembly: Assembly, resolver: Resolver) -> dict[str, str]:

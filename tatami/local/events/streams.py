@@ -72,6 +72,10 @@ class StreamPoller:
     def release(self) -> None:
         self._held.clear()
 
+    @property
+    def held(self) -> bool:
+        return self._held.is_set()
+
     def idle(self) -> bool:
         """Nothing buffered, unread or being delivered: what a test waits for before it moves the
         clock ahead (a record waiting out its batching window then would age with the clock)."""

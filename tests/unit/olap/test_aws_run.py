@@ -13,7 +13,7 @@ import pytest
 from botocore.stub import ANY, Stubber
 
 from tatami_functions.olap.repository import OlapRepository
-from tatami_functions.olap.service import recent, run_aws
+from tatami_functions.olap.service import ExportOutcome, recent, run_aws
 from tatami_functions.olap.settings import ExportSettings
 
 NOW = datetime(2024, 5, 2, 12, 0, tzinfo=UTC)
@@ -187,3 +187,27 @@ def test_a_failing_table_is_reported_and_does_not_stop_the_others(
     failed, started = run_aws(settings, OlapRepository.of(client, s3_client, None), now=NOW)
     assert failed.action == "failed" and "point-in-time recovery is off" in failed.reason
     assert started.table == "device_logs" and started.action == "full"
+
+
+def test_an_export_dynamodb_failed_since_the_run_before_is_counted_once(
+    dynamodb: tuple[Any, Stubber], s3: tuple[Any, Stubber]
+) -> None:
+    """An export fails after ExportTableToPointInTime returned IN_PROGRESS: the next run counts it,
+    the one after does not (its EndTime is older than the schedule's interval)."""
+    (client, stubber), (s3_client, s3_stubber) = dynamodb, s3
+    ids = ["01714600000000-aaaaaaaa", "01714700000000-bbbbbbbb"]
+    full = _description(ids[0], "FULL_EXPORT", "COMPLETED", 20)
+    failed = {**_description(ids[1], "FULL_EXPORT", "FAILED", 3), "EndTime": NOW - timedelta(minutes=40)}
+    for now, counted in ((NOW, 1), (NOW + timedelta(hours=1), None)):
+        _folders(s3_stubber, *ids)
+        stubber.add_response("describe_export", {"ExportDescription": failed})
+        stubber.add_response("describe_export", {"ExportDescription": full})
+        settings = ExportSettings({"orders": TABLE}, "olap-bucket")  # no catalog: nothing to publish
+        (outcome,) = run_aws(settings, OlapRepository.of(client, s3_client, None), now=now)
+        assert (outcome.action, outcome.failed_later) == ("skip", counted)
+        # The data analytics read is as old as the completed full export.
+        assert outcome.age_seconds == (now - NOW + timedelta(hours=20)).total_seconds()
+    assert (
+        "1 export(s) failed since the previous run"
+        in ExportOutcome("orders", "skip", "", failed_later=1).line()
+    )

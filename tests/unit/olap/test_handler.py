@@ -77,3 +77,24 @@ def test_unknown_tables_and_failed_tables_fail_the_invocation(
     )
     with pytest.raises(ExportError, match="orders: failed \\(PITR is off\\)"):
         export_handler.handler({}, CONTEXT)
+
+
+def test_exports_failed_since_the_run_before_count_as_failures_and_the_stalest_age_is_reported(
+    calls: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The alarms' two export signals: an export DynamoDB marked FAILED after its start returned (the
+    run does not fail for it: a retry would start nothing), and how old the stalest table's data is."""
+    outcomes = [
+        ExportOutcome("orders", "skip", "up to date", failed_later=2, age_seconds=7200.0),
+        ExportOutcome("device_logs", "full", "no full export yet", age_seconds=0.0),
+    ]
+    monkeypatch.setattr(export_handler, "run_aws", lambda *a, **k: outcomes)
+    export_handler.handler({}, CONTEXT)
+    emitted = [json.loads(line) for line in capsys.readouterr().out.splitlines() if '"_aws"' in line]
+    (document,) = emitted
+    total = {
+        name: sum(v if isinstance(v, list) else [v])
+        for name, v in document.items()
+        if name.startswith("Export")
+    }
+    assert total == {"Exports_failed": 2, "Exports_skip": 1, "Exports_full": 1, "ExportAgeSeconds": 7200}

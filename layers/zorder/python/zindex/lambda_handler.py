@@ -5,7 +5,8 @@ The batch is applied up front (newest image per key, writes in parallel: :func:`
 then Powertools' ``BatchProcessor`` reports each record: the failed ones fail (Lambda retries from the
 lowest), the others succeed. One metric per batch counts the keys written, another is the index lag
 (``LAG_METRIC``: how long the batch's oldest write waited for its index keys, which the stack alarms
-on); unencodable items are logged with their key and reason. Needs the Powertools layer (the
+on); unencodable items are logged with their key and reason, and counted (``UNENCODABLE_METRIC``,
+alarmed too). Needs the Powertools layer (the
 construct adds it) besides boto3.
 """
 
@@ -31,6 +32,7 @@ BATCH_SIZE_ENV = (
     "ZINDEX_BATCH_SIZE"  # the mapping's batch size (the construct sets it): a full batch means a backlog
 )
 LAG_METRIC = "IndexLagSeconds"  # per batch: seconds its oldest record waited (the stack's lag alarm)
+UNENCODABLE_METRIC = "UnencodableItems"  # per batch: items left out of the indexes (searches miss them)
 
 logger = Logger()
 metrics = Metrics()
@@ -53,7 +55,7 @@ def report(result: BatchResult, records: int) -> None:
     logger.info("index batch", extra={"records": records, **dict(result.outcomes)})
     metrics.add_metric(name="AddressesWritten", unit=MetricUnit.Count, value=result.outcomes["written"])
     if result.unencodable:
-        metrics.add_metric(name="UnencodableItems", unit=MetricUnit.Count, value=len(result.unencodable))
+        metrics.add_metric(name=UNENCODABLE_METRIC, unit=MetricUnit.Count, value=len(result.unencodable))
     if result.oldest_record_s is not None:
         lag = max(0.0, time.time() - result.oldest_record_s)
         metrics.add_metric(name=LAG_METRIC, unit=MetricUnit.Seconds, value=round(lag, 3))

@@ -7,7 +7,14 @@ from dataclasses import replace
 
 import pytest
 
-from tatami.local.cloudwatch.alarm_eval import ALARM, INSUFFICIENT_DATA, OK, evaluate, statistic
+from tatami.local.cloudwatch.alarm_eval import (
+    ALARM,
+    INSUFFICIENT_DATA,
+    OK,
+    breaches_when_missing,
+    evaluate,
+    statistic,
+)
 from tatami.local.cloudwatch.alarm_specs import AlarmSpec, MetricStat
 
 PERIOD = 300
@@ -80,3 +87,63 @@ def test_fill_and_arithmetic_over_metric_ids() -> None:
 
     assert evaluate(rate, values, NOW, OK).state == OK
     assert evaluate(replace(rate, threshold=30.0), values, NOW, OK).state == ALARM
+
+
+STALLED = "IF(FILL(written,0) > 0 AND FILL(invoked,0) == 0, 86400000, FILL(age,0))"
+
+
+def _stream_spec(expression: str) -> AlarmSpec:
+    ids = [replace(ERRORS, id=name, name=name) for name in ("written", "invoked", "age")]
+    return replace(
+        SPEC,
+        metrics=tuple(ids),
+        expression=expression,
+        threshold=300_000.0,
+        treat_missing_data="notBreaching",
+    )
+
+
+@pytest.mark.parametrize(
+    ("written", "invoked", "age", "expected"),
+    [
+        ([3.0], [], [], ALARM),  # written, never invoked: a stopped consumer
+        ([3.0], [1.0], [10.0], OK),  # written and read at once
+        ([], [], [], OK),  # an idle table
+        ([], [1.0], [400_000.0], ALARM),  # read, but late
+    ],
+)
+def test_if_comparisons_and_logic_as_cloudwatch_evaluates_them(
+    written: list[float], invoked: list[float], age: list[float], expected: str
+) -> None:
+    given = {"written": written, "invoked": invoked, "age": age}
+    spec = replace(_stream_spec(STALLED), evaluation_periods=1, datapoints_to_alarm=1)
+
+    def values(metric: MetricStat, start: float, _end: float) -> list[float]:
+        return given[metric.id] if start // PERIOD == 9 else []
+
+    assert evaluate(spec, values, NOW, OK).state == expected
+
+
+def test_if_without_an_else_leaves_a_period_missing() -> None:
+    """The API's rate alarms: a period with too few requests has no value, so it cannot breach."""
+    rate = replace(ERRORS, id="metric", name="5XXError", stat="Average")
+    count = replace(ERRORS, id="sampleCount", name="5XXError", stat="SampleCount")
+    spec = replace(
+        SPEC,
+        metrics=(rate, count),
+        expression="IF(sampleCount > 50, metric)",
+        threshold=0.05,
+        evaluation_periods=1,
+        datapoints_to_alarm=1,
+        treat_missing_data="notBreaching",
+    )
+    few, many = [1.0] * 3, [1.0] * 10 + [0.0] * 50
+    for answers, expected in ((few, OK), (many, ALARM)):
+        verdict = evaluate(spec, lambda _m, start, _e, a=answers: a if start // PERIOD == 9 else [], NOW, OK)
+        assert verdict.state == expected, verdict.reason
+
+
+def test_whether_a_missing_period_breaches() -> None:
+    assert not breaches_when_missing(_stream_spec(STALLED))
+    assert breaches_when_missing(replace(SPEC, treat_missing_data="breaching"))
+    assert breaches_when_missing(replace(SPEC, expression="FILL(m1, 5)"))  # 5 > 0

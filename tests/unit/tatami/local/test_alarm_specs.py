@@ -98,3 +98,17 @@ def test_what_cannot_be_evaluated_locally_is_refused_naming_the_alarm(
 ) -> None:
     with pytest.raises(AlarmSpecError, match=f"alarm Alarm0: .*{named}"):
         specs({**MATH, **change})
+
+
+def test_cloudwatch_logic_and_if_are_read() -> None:
+    expression = "IF(reads > 0 AND NOT (reads == 3) || !reads, 1, 0)"
+    (spec,) = specs(
+        {**MATH, "Metrics": [{**MATH["Metrics"][0], "Expression": expression}, MATH["Metrics"][1]]}
+    )
+    assert spec.expression == expression
+
+
+@pytest.mark.parametrize("expression", ["IF(reads)", "MAX(reads)", "reads < writes"])
+def test_an_expression_the_local_cloud_cannot_evaluate_is_refused(expression: str) -> None:
+    with pytest.raises(AlarmSpecError, match="alarm Alarm0: "):
+        specs({**MATH, "Metrics": [{**MATH["Metrics"][0], "Expression": expression}, MATH["Metrics"][1]]})

@@ -103,3 +103,43 @@ def test_a_metric_keeps_its_newest_datapoints(monkeypatch: pytest.MonkeyPatch, m
     for n in range(5):
         metrics.store.put("Tatami", "Lag", {}, n, at=float(n))
     assert metrics.store.values("Tatami", "Lag", {}, *EVER) == [2.0, 3.0, 4.0]
+
+
+def test_the_capacity_recorded_calls_consumed_is_published_per_table(
+    metrics: CloudMetrics, tmp_path: Path
+) -> None:
+    """The writes a stopped stream consumer's alarm compares with its invocations."""
+    put = {
+        "t": 100.0,
+        "op": "PutItem",
+        "cc": {"TableName": "T", "CapacityUnits": 3.0, "Table": {"CapacityUnits": 1.0}},
+    }
+    batch = {
+        "t": 101.0,
+        "op": "BatchWriteItem",
+        "cc": [{"TableName": "T", "CapacityUnits": 2.0}, {"TableName": "U"}],
+    }
+    query = {"t": 102.0, "op": "Query", "cc": {"TableName": "T", "CapacityUnits": 0.5}}
+    (tmp_path / "1-fn.jsonl").write_text("".join(json.dumps(r) + "\n" for r in (put, batch, query)))
+    metrics.read_traffic(tmp_path)
+    metrics.read_traffic(tmp_path)  # read once
+    written = metrics.store.values("AWS/DynamoDB", "ConsumedWriteCapacityUnits", {"TableName": "T"}, *EVER)
+    assert written == [1.0, 2.0]  # the table's own units (its indexes' are not alarmed on)
+    assert metrics.store.values(
+        "AWS/DynamoDB", "ConsumedReadCapacityUnits", {"TableName": "T"}, 102, 103
+    ) == [0.5]
+
+
+def test_a_failed_delivery_to_the_failure_queue_is_counted(metrics: CloudMetrics) -> None:
+    metrics.delivery_failed("fn")
+    assert metrics.store.values(
+        "AWS/Lambda", "DestinationDeliveryFailures", {"FunctionName": "fn"}, *EVER
+    ) == [1.0]
+
+
+def test_a_time_read_from_the_machine_is_placed_on_the_clock_as_it_read_then(metrics: CloudMetrics) -> None:
+    clock = metrics.store.clock
+    before = clock.now()
+    clock.advance(3600)
+    assert clock.reading_at(before) == pytest.approx(before)  # the hour skipped came after it
+    assert clock.reading_at(clock.now() - 3600) == pytest.approx(clock.now(), abs=0.5)
