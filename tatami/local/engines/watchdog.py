@@ -3,12 +3,18 @@ cloud stops cleanly.
 
 DynamoDB Local and moto run as child processes (`engines`). Nothing else notices one dying (a JVM
 the kernel's OOM killer took, a stray `kill -9`): the functions would answer 503 for ever and the
-stream triggers sit idle. The watchdog polls each engine's process twice a second. DynamoDB Local
-keeping its data in a folder (`--db-path`) comes back on the same port with that data, and the
-functions and stream triggers reconnect on their own. An engine whose data lived in memory cannot
-come back as it was (every table, item and stream gone), so the cloud stops with the reason rather
-than serve an empty world that looks alive; so does an engine that keeps dying (3 restarts within a
-minute) or cannot be started again.
+stream triggers sit idle. The watchdog polls each engine's process twice a second. An engine
+keeping its data in a folder (`--db-path`: DynamoDB Local's tables, moto's objects, messages and
+secrets) comes back on the same port with that data, and the functions and stream triggers
+reconnect on their own. An engine whose data lived in memory cannot come back as it was (every
+table, item and stream gone), so the cloud stops with the reason rather than serve an empty world
+that looks alive; so does an engine that keeps dying (3 restarts within a minute) or cannot be
+started again.
+
+What a restart keeps is what the engine had made durable: every write it acknowledged (DynamoDB
+Local commits each request's SQLite transaction before it answers; moto's file is written before
+its answer, `moto_state`). A request in flight at the kill may or may not have applied: its caller
+saw a failure, never a success (docs/local-cloud.md gives the measurement).
 """
 
 from __future__ import annotations
@@ -19,7 +25,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from tatami.local.engines.processes import DYNAMODB_LOCAL, Engine, EngineError, start_dynamodb_local
+from tatami.local.engines.processes import (
+    DYNAMODB_LOCAL,
+    MOTO,
+    Engine,
+    EngineError,
+    start_dynamodb_local,
+    start_moto,
+)
 
 __all__ = ["EngineWatch", "how_it_ended"]
 
@@ -70,10 +83,10 @@ class EngineWatch:
         died = f"{engine.name} on {engine.endpoint} {how_it_ended(code)}"
         now = time.monotonic()
         recent = [t for t in self.restarts.get(engine.name, []) if now - t < RESTART_WINDOW_SECONDS]
-        if engine.name != DYNAMODB_LOCAL or self.db_path is None:
+        if engine.name not in (DYNAMODB_LOCAL, MOTO) or self.db_path is None:
             self.lost(
                 f"{died}; its data was in memory and is gone, so the local cloud stops "
-                "(start it again; --db-path keeps DynamoDB Local's data across a restart)"
+                "(start it again; --db-path keeps the engines' data across a restart)"
             )
             return False
         if len(recent) >= MAX_RESTARTS:
@@ -81,7 +94,7 @@ class EngineWatch:
             return False
         self.say(f"{died}; restarting it with its data")
         try:
-            revived = start_dynamodb_local(engine.port, self.logs / "dynamodb-local.log", self.db_path)
+            revived = self._start_again(engine)
         except EngineError as exc:
             reason = str(exc).splitlines()[0]
             self.lost(f"{engine.name} did not start again ({reason}), so the local cloud stops")
@@ -90,6 +103,12 @@ class EngineWatch:
         self.restarts[engine.name] = [*recent, now]
         self.say(f"{engine.name} is back on {revived.endpoint} after {time.monotonic() - now:.1f} s")
         return True
+
+    def _start_again(self, engine: Engine) -> Engine:
+        assert self.db_path is not None
+        if engine.name == MOTO:
+            return start_moto(engine.port, self.logs / "moto.log", self.db_path)
+        return start_dynamodb_local(engine.port, self.logs / "dynamodb-local.log", self.db_path)
 
 
 def how_it_ended(code: int) -> str:
