@@ -8,6 +8,10 @@ clients is a named, explained choice: `API_CALLS` (an API function's time budget
 search's parallel Queries), `STREAM_CALLS` (a stream consumer has minutes, not seconds) and
 `EXPORT_CALLS` (the export function's S3, Glue and DynamoDB control-plane calls).
 
+Every client they make (and each repository's, `common.repository`) also keeps to the invocation's
+deadline, which an API function's resolver sets (`answer_by`, `within_deadline`): no attempt starts
+that could end after it.
+
 Repositories keep their own lazily created, injectable client (`common.repository`).
 Tests that change the environment call
 `aws_client.cache_clear()`.
@@ -19,6 +23,7 @@ AWS (a request refused with a 400, or the OpenAPI document, never does).
 
 from __future__ import annotations
 
+import time
 from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +39,10 @@ __all__ = [
     "SEARCH_CALLS",
     "STREAM_CALLS",
     "ClientConfig",
+    "answer_by",
     "aws_client",
+    "no_time_left_error",
+    "within_deadline",
 ]
 
 
@@ -93,4 +101,53 @@ def aws_client(service: str, config: ClientConfig = DEFAULT) -> Any:
     import boto3  # here, not at init: see the module docstring
 
     trace_aws_calls()
-    return boto3.client(service, config=config.config)
+    return within_deadline(boto3.client(service, config=config.config))
+
+
+# The invocation's deadline. A budget is per call, but an invocation may have spent part of its time
+# before the call (a cold environment importing boto3 on a loaded machine): an attempt that could
+# not end before the deadline is not made, so the caller hears a 503 in time rather than a timeout.
+_deadline = {"epoch": float("inf")}
+ANSWER_MARGIN_SECONDS = 0.5  # kept for the answer itself after the last attempt gives up
+
+
+@cache
+def no_time_left_error() -> type[Exception]:
+    """The error of an attempt not made for want of time: a botocore error (so it is translated like
+    any SDK error), but no connection error (so the SDK does not retry it). Made on first use, as
+    botocore is imported (the module docstring says why)."""
+    from botocore.exceptions import BotoCoreError
+
+    class NoTimeLeftError(BotoCoreError):  # type: ignore[misc]  # botocore ships no types
+        fmt = "no time left for another attempt before the invocation's deadline"
+
+    return NoTimeLeftError
+
+
+def answer_by(remaining_ms: int | None) -> None:
+    """Set the deadline of this invocation (its context's `get_remaining_time_in_millis()`; None
+    once it has answered: no deadline)."""
+    _deadline["epoch"] = float("inf") if remaining_ms is None else time.time() + remaining_ms / 1000
+
+
+def within_deadline[ClientT](client: ClientT) -> ClientT:
+    """`client`, refusing to start an attempt that may outlast the invocation (`no_time_left_error`).
+
+    >>> import boto3
+    >>> sqs = boto3.client("sqs", region_name="us-east-1", aws_access_key_id="k", aws_secret_access_key="s")
+    >>> answer_by(1000)  # 1 s left: an attempt may take 60 s (boto3's default read timeout)
+    >>> within_deadline(sqs).list_queues()
+    Traceback (most recent call last):
+    ...
+    tatami_functions.common.clients...NoTimeLeftError: no time left for another attempt ...
+    >>> answer_by(None)
+    """
+    config = client.meta.config  # type: ignore[attr-defined]
+    attempt = max(config.connect_timeout, config.read_timeout) + ANSWER_MARGIN_SECONDS
+
+    def stop_when_out_of_time(**_: Any) -> None:
+        if time.time() + attempt > _deadline["epoch"]:
+            raise no_time_left_error()()
+
+    client.meta.events.register("before-send", stop_when_out_of_time)  # type: ignore[attr-defined]
+    return client

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, cast
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from tatami_functions.common.clients import API_CALLS, ClientConfig
+from tatami_functions.common.clients import API_CALLS, ClientConfig, within_deadline
 from tatami_functions.common.dependencies import failure
 from tatami_functions.common.observability import trace_aws_calls
 from tatami_functions.common.settings import TableSettings
@@ -76,7 +76,7 @@ class Repository[ClientT]:
 
             trace_aws_calls()
             config = self.client_config.config if self.client_config else None
-            self._client = cast(ClientT, boto3.client(self.service, config=config))
+            self._client = cast(ClientT, within_deadline(boto3.client(self.service, config=config)))
         return self._client
 
     @classmethod

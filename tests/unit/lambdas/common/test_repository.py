@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import doctest
 from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -55,11 +56,21 @@ class Sharded(TableRepository):
         return cls(settings.table, settings.shards)
 
 
+class FakeEvents:
+    def __init__(self) -> None:
+        self.registered: list[str] = []
+
+    def register(self, event: str, _handler: Any) -> None:
+        self.registered.append(event)
+
+
 class FakeClient:
-    """Answers every operation with `answer`, or raises it when it is an exception."""
+    """Answers every operation with `answer`, or raises it when it is an exception; `meta` as a
+    boto3 client's (its configuration, its events)."""
 
     def __init__(self, answer: Any) -> None:
         self.answer, self.calls = answer, []
+        self.meta = SimpleNamespace(config=API_CALLS.config, events=FakeEvents())
 
     def __getattr__(self, operation: str) -> Any:
         def call(**request: Any) -> Any:
@@ -146,6 +157,8 @@ def test_the_client_is_created_on_first_use_with_the_config_and_kept(monkeypatch
     assert things.client is things.client
     assert sharded.client is not things.client
     assert made == [("dynamodb", API_CALLS.config), ("dynamodb", Sharded.client_config.config)]
+    # Each gives up before an attempt that could outlast the invocation (common.clients.within_deadline).
+    assert things.client.meta.events.registered == sharded.client.meta.events.registered == ["before-send"]
 
 
 def test_an_injected_client_is_used_as_is(monkeypatch: pytest.MonkeyPatch) -> None:
