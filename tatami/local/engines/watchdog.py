@@ -11,10 +11,11 @@ table, item and stream gone), so the cloud stops with the reason rather than ser
 that looks alive; so does an engine that keeps dying (3 restarts within a minute) or cannot be
 started again.
 
-What a restart keeps is what the engine had made durable: every write it acknowledged (DynamoDB
-Local commits each request's SQLite transaction before it answers; moto's file is written before
-its answer, `moto_state`). A request in flight at the kill may or may not have applied: its caller
-saw a failure, never a success (docs/local-cloud.md gives the measurement).
+What a restart keeps is what the engine had committed, which is every write a function was told
+succeeded: moto writes its file before its answer (`moto_state`), DynamoDB Local commits a
+single-item write before its answer, and a transaction's answer waits for its COMMIT
+(`commit_barrier`: DynamoDB Local itself answers before it). docs/local-cloud.md gives the
+measurement (bench/dynamodb_kill_durability.py).
 """
 
 from __future__ import annotations
