@@ -47,8 +47,9 @@ from tatami.samples.catalog import SAMPLES
     type=click.Path(path_type=Path),
     default=None,
     help=(
-        "Keep the local cloud's data in this folder: DynamoDB's tables, S3's objects, SQS's messages and "
-        "the secrets' values (default: in memory, fresh each start; docs/local-cloud.md says what is not kept)."
+        "Keep the local cloud's data in this folder: DynamoDB's tables, S3's objects, SQS's messages "
+        "and the secrets' values (default: in memory, fresh each start; docs/local-cloud.md says what "
+        "is not kept)."
     ),
 )
 @click.option("--quiet", is_flag=True, help="Do not echo function and request logs.")
