@@ -98,7 +98,8 @@ def _fresh_environments(cloud: LocalCloud, calls: dict[str, Call]) -> dict[str, 
     by_function: dict[str, list[Call]] = {}
     for call in calls.values():
         by_function.setdefault(_function(cloud, call), []).append(call)
-    for function_id, served in by_function.items():
+
+    def renew(function_id: str, served: list[Call]) -> None:
         for worker in list(cloud.pools[function_id]._idle):
             worker.process.kill()
             worker.process.wait()
@@ -107,6 +108,9 @@ def _fresh_environments(cloud: LocalCloud, calls: dict[str, Call]) -> dict[str, 
         )
         warmed = eventually(partial(_answered, cloud.api_url, first_page), 120)
         assert warmed, f"{first_page} answered 5xx for two minutes"
+
+    with ThreadPoolExecutor(4) as threads:  # a few cold starts at a time
+        list(threads.map(renew, by_function, by_function.values()))
     return by_function
 
 
