@@ -48,7 +48,11 @@ from tatami.samples.catalog import SAMPLES
     "--db-path",
     type=click.Path(path_type=Path),
     default=None,
-    help="Keep DynamoDB Local's data in this folder (default: in memory, fresh each start).",
+    help=(
+        "Keep the local cloud's data in this folder: DynamoDB's tables, S3's objects, SQS's messages "
+        "and the secrets' values (default: in memory, fresh each start; docs/local-cloud.md says what "
+        "is not kept)."
+    ),
 )
 @click.option("--quiet", is_flag=True, help="Do not echo function and request logs.")
 @click.option(

@@ -60,7 +60,7 @@ class LocalCloudConfig:
     dynamodb_port: int = 8000
     moto_port: int = 5005
     work_dir: Path = dataclasses.field(default_factory=default_work_dir)
-    db_path: Path | None = None  # None: DynamoDB Local keeps everything in memory
+    db_path: Path | None = None  # None: DynamoDB Local and moto keep everything in memory
     stage: str = "v1"
     warm_functions: bool = True
     max_workers_per_function: int = 8
@@ -261,7 +261,7 @@ class LocalCloud:
                 self.config.dynamodb_port, logs / "dynamodb-local.log", self.config.db_path
             )
         )
-        self.engines.append(engines.start_moto(self.config.moto_port, logs / "moto.log"))
+        self.engines.append(engines.start_moto(self.config.moto_port, logs / "moto.log", self.config.db_path))
         self.log.write(
             "local cloud", f"DynamoDB Local on {self.dynamodb_endpoint}, moto on {self.moto_endpoint}"
         )

@@ -1,5 +1,5 @@
 """Make a running local cloud's dependencies fail, and stop: a switched fault plan armed and disarmed
-(`tatami.local.engines.faults`), and DynamoDB Local frozen (SIGSTOP) and thawed."""
+(`tatami.local.engines.faults`), and an engine frozen (SIGSTOP) and thawed."""
 
 from __future__ import annotations
 
@@ -32,9 +32,10 @@ def failing(cloud: LocalCloud, plan: FaultPlan) -> Iterator[None]:
 
 
 @contextmanager
-def frozen(cloud: LocalCloud) -> Iterator[None]:
-    """DynamoDB Local stopped (SIGSTOP) inside the block: connections open, nothing answers."""
-    (engine,) = [e for e in cloud.engines if e.name == DYNAMODB_LOCAL]
+def frozen(cloud: LocalCloud, name: str = DYNAMODB_LOCAL) -> Iterator[None]:
+    """An engine (DynamoDB Local, or moto server: S3, SQS, Secrets Manager) stopped (SIGSTOP) inside
+    the block: connections open, nothing answers."""
+    (engine,) = [e for e in cloud.engines if e.name == name]
     assert engine.process is not None
     os.killpg(engine.process.pid, signal.SIGSTOP)
     try:

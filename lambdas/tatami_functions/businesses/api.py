@@ -11,17 +11,21 @@ from tatami_functions.businesses import service
 from tatami_functions.businesses.locations import location_levels
 from tatami_functions.businesses.schemas import ID_PATTERN, TYPE_PATTERN, Business
 from tatami_functions.common.api import create_resolver
+from tatami_functions.common.keys import SORT_KEY_BYTES, utf8_at_most
 from tatami_functions.common.paging import DEFAULT_LIMIT, Limit, NextToken
 
 app = create_resolver("businesses")
 
+LocationPrefix = Annotated[str, utf8_at_most(SORT_KEY_BYTES)]  # a prefix of the index's sort key
 Id = Annotated[str, Path(pattern=ID_PATTERN, description="Letters, digits, '_', '.', '-' (1..64)")]
 
 
 @app.get("/businesses", summary="Businesses of a type, drilled down by Country[:State[:City]]")
 def list_businesses(
     type: Annotated[str, Query(pattern=TYPE_PATTERN, description="BusinessType, e.g. CoffeeShop")],
-    location: Annotated[str | None, Query(max_length=310, description="e.g. USA:Washington")] = None,
+    location: Annotated[
+        LocationPrefix | None, Query(max_length=310, description="e.g. USA:Washington")
+    ] = None,
     limit: Limit = DEFAULT_LIMIT,
     next_: NextToken = None,
 ) -> dict[str, Any]:

@@ -11,10 +11,16 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_vali
 from pydantic.config import JsonValue
 
 from tatami_functions.businesses.locations import LEVELS, location_key
+from tatami_functions.common.keys import SORT_KEY_BYTES, utf8_at_most
 
 ID_PATTERN = r"^[A-Za-z0-9_.-]{1,64}$"
 TYPE_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"  # e.g. CoffeeShop: a partition key, matched exactly
-Level = Annotated[str, StringConstraints(strip_whitespace=True, max_length=100, pattern=r"^[^:#]*$")]
+# The three levels, joined by ':', are the location index's sort key: a third of it each.
+Level = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, max_length=100, pattern=r"^[^:#]*$"),
+    utf8_at_most((SORT_KEY_BYTES - len(LEVELS) + 1) // len(LEVELS)),
+]
 # A location is whole or absent, and a blank level is an absent one: the document says both (JSON
 # Schema's anyOf), so generated requests (schemathesis) meet the rule the validator applies.
 WHOLE_OR_NO_LOCATION: list[JsonValue] = [

@@ -28,6 +28,7 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import (
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
 from tatami_functions.common import writes
+from tatami_functions.common.clients import answer_by
 from tatami_functions.common.dependencies import answer_dependency_failures
 from tatami_functions.common.errors import ServiceError
 from tatami_functions.common.observability import logger
@@ -89,6 +90,14 @@ class JsonResolver(APIGatewayRestResolver):
 
     def resolve(self, event: Mapping[str, Any], context: Any) -> dict[str, Any]:
         writes.begin_request()  # what this request's 503 says it may have applied (common.writes)
+        # Every AWS call of the request gives up in time to answer (`common.clients.within_deadline`).
+        answer_by(context.get_remaining_time_in_millis() if context is not None else None)
+        try:
+            return self._resolve_normalised(event, context)
+        finally:
+            answer_by(None)
+
+    def _resolve_normalised(self, event: Mapping[str, Any], context: Any) -> dict[str, Any]:
         event = normalised_event(event)  # an encoded path, NFC queries (common.text)
         headers = event.get("headers") or {}
         form = [

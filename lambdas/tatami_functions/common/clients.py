@@ -9,9 +9,10 @@ search's parallel Queries), `STREAM_CALLS` (a stream consumer has minutes, not s
 `EXPORT_CALLS` (the export function's S3, Glue and DynamoDB control-plane calls).
 
 Repositories keep their own lazily created, injectable client (`common.repository`); both kinds
-are made by `new_client`, which puts `common.writes.guard` on them: the SDK never resends a write
-whose answer was lost unless the write is safe to apply twice. Tests that change the environment
-call `aws_client.cache_clear()`.
+are made by `new_client`, which puts `common.writes.guard` on them (the SDK never resends a write
+whose answer was lost unless the write is safe to apply twice) and keeps them to the invocation's
+deadline, which an API function's resolver sets (`answer_by`, `within_deadline`): no attempt starts
+that could end after it. Tests that change the environment call `aws_client.cache_clear()`.
 
 boto3 and botocore's Config are imported when the first client is made, not at import: they are
 about 150 ms of CPU at a cold start (bench/cold_start.py), which a function pays only once it calls
@@ -20,6 +21,7 @@ AWS (a request refused with a 400, or the OpenAPI document, never does).
 
 from __future__ import annotations
 
+import time
 from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -35,8 +37,11 @@ __all__ = [
     "SEARCH_CALLS",
     "STREAM_CALLS",
     "ClientConfig",
+    "answer_by",
     "aws_client",
     "new_client",
+    "no_time_left_error",
+    "within_deadline",
 ]
 
 
@@ -104,4 +109,53 @@ def new_client(service: str, config: ClientConfig | None = DEFAULT) -> Any:
     trace_aws_calls()
     client = boto3.client(service, config=config.config if config else None)
     guard(client.meta.events, client.meta.service_model.service_id.hyphenize())
+    return within_deadline(client)
+
+
+# The invocation's deadline. A budget is per call, but an invocation may have spent part of its time
+# before the call (a cold environment importing boto3 on a loaded machine): an attempt that could
+# not end before the deadline is not made, so the caller hears a 503 in time rather than a timeout.
+_deadline = {"epoch": float("inf")}
+ANSWER_MARGIN_SECONDS = 0.5  # kept for the answer itself after the last attempt gives up
+
+
+@cache
+def no_time_left_error() -> type[Exception]:
+    """The error of an attempt not made for want of time: a botocore error (so it is translated like
+    any SDK error), but no connection error (so the SDK does not retry it). Made on first use, as
+    botocore is imported (the module docstring says why)."""
+    from botocore.exceptions import BotoCoreError
+
+    class NoTimeLeftError(BotoCoreError):  # type: ignore[misc]  # botocore ships no types
+        fmt = "no time left for another attempt before the invocation's deadline"
+
+    return NoTimeLeftError
+
+
+def answer_by(remaining_ms: int | None) -> None:
+    """Set the deadline of this invocation (its context's `get_remaining_time_in_millis()`; None
+    once it has answered: no deadline)."""
+    _deadline["epoch"] = float("inf") if remaining_ms is None else time.time() + remaining_ms / 1000
+
+
+def within_deadline[ClientT](client: ClientT) -> ClientT:
+    """`client`, refusing to start an attempt that may outlast the invocation (`no_time_left_error`).
+
+    >>> import boto3
+    >>> sqs = boto3.client("sqs", region_name="us-east-1", aws_access_key_id="k", aws_secret_access_key="s")
+    >>> answer_by(1000)  # 1 s left: an attempt may take 60 s (boto3's default read timeout)
+    >>> within_deadline(sqs).list_queues()
+    Traceback (most recent call last):
+    ...
+    tatami_functions.common.clients...NoTimeLeftError: no time left for another attempt ...
+    >>> answer_by(None)
+    """
+    config = client.meta.config  # type: ignore[attr-defined]
+    attempt = max(config.connect_timeout, config.read_timeout) + ANSWER_MARGIN_SECONDS
+
+    def stop_when_out_of_time(**_: Any) -> None:
+        if time.time() + attempt > _deadline["epoch"]:
+            raise no_time_left_error()()
+
+    client.meta.events.register("before-send", stop_when_out_of_time)  # type: ignore[attr-defined]
     return client

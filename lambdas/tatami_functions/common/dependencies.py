@@ -1,13 +1,15 @@
-"""When a dependency fails: DynamoDB, S3 or SQS throttling, unreachable, too slow or refusing. Every
-service answers the same way: 503 with `Retry-After`, and a message that names the service and what
-went wrong, never an endpoint (botocore's connection errors carry the internal endpoint's URL; the
-log keeps the whole error for operators).
+"""When a dependency fails: DynamoDB, S3, SQS or Secrets Manager throttling, unreachable, too slow
+or refusing. Every service answers the same way: 503 with `Retry-After`, and a message that names
+the service and what went wrong, never an endpoint (botocore's connection errors carry the internal
+endpoint's URL; the log keeps the whole error for operators).
 
 The time budget: the clients of API functions (`API_CALLS`) give up after three attempts of at
 most 1 s to connect or 2 s to read the answer, so a frozen dependency costs a request at most 9 s
 (three reads and the standard mode's two backoffs of up to 1 and 2 s), inside an API function's 10 s
 timeout: the caller hears 503 rather than a timeout's 502. DynamoDB answers in milliseconds (the
 local engine's slowest answer on a loaded test machine was 0.26 s), so 2 s raises no false alarm.
+Whatever the invocation spent before (a cold environment importing boto3), no attempt starts that
+could end past its deadline (`common.clients.within_deadline`): that is a 503 too, in time.
 
 Repositories translate SDK errors at their boundary (`common.repository`) into their service's
 `DependencyError` subclass; `answer_dependency_failures` answers those, and any SDK error that
@@ -31,7 +33,7 @@ from botocore.exceptions import (
 )
 
 from tatami_functions.common import writes
-from tatami_functions.common.clients import API_CALLS, ClientConfig
+from tatami_functions.common.clients import API_CALLS, ClientConfig, no_time_left_error
 from tatami_functions.common.observability import logger
 
 if TYPE_CHECKING:  # only API functions answer; a stream consumer's cold start skips Powertools' resolvers
@@ -49,7 +51,7 @@ __all__ = [
 
 THROTTLED_RETRY_AFTER = 1  # seconds; throttling passes as the table scales or the burst drains
 UNAVAILABLE_RETRY_AFTER = 5  # an endpoint down or frozen takes longer to come back
-NAMES = {"dynamodb": "DynamoDB", "s3": "S3", "sqs": "SQS"}
+NAMES = {"dynamodb": "DynamoDB", "s3": "S3", "sqs": "SQS", "secretsmanager": "Secrets Manager"}
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 NOT_APPLIED = "nothing was applied: sending the same request again is safe"
 SAME_KEY = "it may have applied: sending it again with the same Idempotency-Key is safe (it applies once)"
@@ -117,7 +119,7 @@ def _reason(exc: BaseException) -> tuple[str, int]:
             return "is throttling requests", THROTTLED_RETRY_AFTER
         status = int(exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode", 0) or 0)
         return f"{'failed' if status >= 500 else 'refused the request'} ({code})", UNAVAILABLE_RETRY_AFTER
-    if isinstance(exc, ReadTimeoutError | ConnectTimeoutError):
+    if isinstance(exc, ReadTimeoutError | ConnectTimeoutError | no_time_left_error()):
         return "did not answer in time", UNAVAILABLE_RETRY_AFTER
     if isinstance(exc, ConnectionError | HTTPClientError):
         return "cannot be reached", UNAVAILABLE_RETRY_AFTER

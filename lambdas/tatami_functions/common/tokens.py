@@ -4,7 +4,9 @@ A token carries DynamoDB's LastEvaluatedKey (or any JSON cursor) and an HMAC-SHA
 *scope* it was issued for (the route and the caller-visible query, e.g. "orders:customer=42"). A
 token edited, forged or replayed against another scope fails verification: the caller gets a 400
 naming `next`, never another query's (or user's) data. The key is a Secrets Manager secret, read
-once per execution environment.
+once per execution environment with the API functions' client budget (`common.clients.API_CALLS`);
+Secrets Manager throttled, unreachable or too slow is a 503 with `Retry-After` like any dependency's
+failure (`common.dependencies`), on every route that signs or checks a token.
 """
 
 from __future__ import annotations
@@ -19,7 +21,10 @@ from functools import cache
 from typing import Any
 
 from aws_lambda_powertools.event_handler.exceptions import BadRequestError
+from botocore.exceptions import BotoCoreError, ClientError
 
+from tatami_functions.common.clients import API_CALLS, aws_client
+from tatami_functions.common.dependencies import DependencyError, failure
 from tatami_functions.common.settings import Settings, variable
 
 
@@ -31,10 +36,12 @@ class PageTokenSettings(Settings):
 
 @cache
 def _secret() -> bytes:
-    # Powertools' parameters import boto3 (about 150 ms of CPU): with the first token, not at init.
-    from aws_lambda_powertools.utilities import parameters
-
-    value = parameters.get_secret(PageTokenSettings.from_env().secret_arn, max_age=3600)
+    # The client (and boto3 with it) with the first token, not at init: `common.clients` says why.
+    secrets = aws_client("secretsmanager", API_CALLS)
+    try:
+        value = secrets.get_secret_value(SecretId=PageTokenSettings.from_env().secret_arn)["SecretString"]
+    except (ClientError, BotoCoreError) as exc:
+        raise failure(DependencyError, "cannot read the page-token key", exc, "secretsmanager") from exc
     return str(value).encode()
 
 

@@ -14,6 +14,17 @@ class DocumentNotFoundError(DocumentsError, NotFoundError):
     """The user has no document with this report_id."""
 
 
+class DocumentBodyLostError(DocumentsError, NotFoundError):
+    """The document's item names a body the bucket no longer has (a 404, not a 503: retrying cannot
+    bring it back; putting the document again can)."""
+
+    def __init__(self, report_id: str) -> None:
+        super().__init__(
+            f"document {report_id}: its body is no longer in the bucket (lost, not delayed); "
+            "put the document again"
+        )
+
+
 class DocumentConflictError(DocumentsError, ConflictError):
     """The document changed while it was being updated (a 409: retry)."""
 

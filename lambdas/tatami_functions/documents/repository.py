@@ -15,6 +15,7 @@ from tatami_functions.common.attribute_values import deserialize, serialize
 from tatami_functions.common.paging import Item, ListPage, ReadStats, start_key
 from tatami_functions.common.repository import CONDITION_FAILED, Repository, TableRepository
 from tatami_functions.documents.exceptions import (
+    DocumentBodyLostError,
     DocumentConflictError,
     DocumentNotFoundError,
     DocumentsUnavailableError,
@@ -157,8 +158,11 @@ class DocumentBodiesRepository(Repository["S3Client"]):
             ContentType="text/plain; charset=utf-8",
         )
 
-    def get(self, key: str) -> str:
-        response = self._call("get_object", action="read a document body", Bucket=self.bucket, Key=key)
+    def get(self, key: str, report_id: str) -> str:
+        lost = {"NoSuchKey": DocumentBodyLostError(report_id)}
+        response = self._call(
+            "get_object", errors=lost, action="read a document body", Bucket=self.bucket, Key=key
+        )
         try:
             data: bytes = response["Body"].read()
         except BotoCoreError as exc:  # the body streams in after the call answered

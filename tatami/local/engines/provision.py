@@ -1,5 +1,6 @@
 """Create the template's tables, queues, buckets, secrets and Glue catalog locally and record their
-physical values.
+physical values. With a data folder (--db-path), tables, buckets, queues and secrets that are already
+there are kept, with what they hold.
 
 Tables keep their keys, GSIs/LSIs and projections, stream and TTL settings; billing is always
 on-demand locally (DynamoDB Local does not throttle). The returned `Resolver` maps every logical id
@@ -118,9 +119,13 @@ def create_buckets(s3: Any, assembly: Assembly, resolver: Resolver) -> None:
 
 
 def create_secrets(secretsmanager: Any, assembly: Assembly, resolver: Resolver) -> None:
-    """Each secret gets a fresh random value (as GenerateSecretString gives one at deploy time)."""
+    """Each secret gets a fresh random value (as GenerateSecretString gives one at deploy time), unless
+    a data folder (--db-path) kept it: page tokens signed before a restart still verify."""
     for logical_id, name in assembly.secrets.items():
-        arn = secretsmanager.create_secret(Name=name, SecretString=secrets.token_hex(32))["ARN"]
+        try:
+            arn = secretsmanager.create_secret(Name=name, SecretString=secrets.token_hex(32))["ARN"]
+        except secretsmanager.exceptions.ResourceExistsException:
+            arn = secretsmanager.describe_secret(SecretId=name)["ARN"]
         resolver.refs[logical_id] = arn  # a secret's Ref is its ARN
 
 

@@ -3,12 +3,19 @@ cloud stops cleanly.
 
 DynamoDB Local and moto run as child processes (`engines`). Nothing else notices one dying (a JVM
 the kernel's OOM killer took, a stray `kill -9`): the functions would answer 503 for ever and the
-stream triggers sit idle. The watchdog polls each engine's process twice a second. DynamoDB Local
-keeping its data in a folder (`--db-path`) comes back on the same port with that data, and the
-functions and stream triggers reconnect on their own. An engine whose data lived in memory cannot
-come back as it was (every table, item and stream gone), so the cloud stops with the reason rather
-than serve an empty world that looks alive; so does an engine that keeps dying (3 restarts within a
-minute) or cannot be started again.
+stream triggers sit idle. The watchdog polls each engine's process twice a second. An engine
+keeping its data in a folder (`--db-path`: DynamoDB Local's tables, moto's objects, messages and
+secrets) comes back on the same port with that data, and the functions and stream triggers
+reconnect on their own. An engine whose data lived in memory cannot come back as it was (every
+table, item and stream gone), so the cloud stops with the reason rather than serve an empty world
+that looks alive; so does an engine that keeps dying (3 restarts within a minute) or cannot be
+started again.
+
+What a restart keeps is what the engine had committed, which is every write a function was told
+succeeded: moto writes its file before its answer (`moto_state`), DynamoDB Local commits a
+single-item write before its answer, and a transaction's answer waits for its COMMIT
+(`commit_barrier`: DynamoDB Local itself answers before it). docs/local-cloud.md gives the
+measurement (bench/dynamodb_kill_durability.py).
 """
 
 from __future__ import annotations
@@ -19,7 +26,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from tatami.local.engines.processes import DYNAMODB_LOCAL, Engine, EngineError, start_dynamodb_local
+from tatami.local.engines.processes import (
+    DYNAMODB_LOCAL,
+    MOTO,
+    Engine,
+    EngineError,
+    start_dynamodb_local,
+    start_moto,
+)
 
 __all__ = ["EngineWatch", "how_it_ended"]
 
@@ -70,10 +84,10 @@ class EngineWatch:
         died = f"{engine.name} on {engine.endpoint} {how_it_ended(code)}"
         now = time.monotonic()
         recent = [t for t in self.restarts.get(engine.name, []) if now - t < RESTART_WINDOW_SECONDS]
-        if engine.name != DYNAMODB_LOCAL or self.db_path is None:
+        if engine.name not in (DYNAMODB_LOCAL, MOTO) or self.db_path is None:
             self.lost(
                 f"{died}; its data was in memory and is gone, so the local cloud stops "
-                "(start it again; --db-path keeps DynamoDB Local's data across a restart)"
+                "(start it again; --db-path keeps the engines' data across a restart)"
             )
             return False
         if len(recent) >= MAX_RESTARTS:
@@ -81,7 +95,7 @@ class EngineWatch:
             return False
         self.say(f"{died}; restarting it with its data")
         try:
-            revived = start_dynamodb_local(engine.port, self.logs / "dynamodb-local.log", self.db_path)
+            revived = self._start_again(engine)
         except EngineError as exc:
             reason = str(exc).splitlines()[0]
             self.lost(f"{engine.name} did not start again ({reason}), so the local cloud stops")
@@ -90,6 +104,12 @@ class EngineWatch:
         self.restarts[engine.name] = [*recent, now]
         self.say(f"{engine.name} is back on {revived.endpoint} after {time.monotonic() - now:.1f} s")
         return True
+
+    def _start_again(self, engine: Engine) -> Engine:
+        assert self.db_path is not None
+        if engine.name == MOTO:
+            return start_moto(engine.port, self.logs / "moto.log", self.db_path)
+        return start_dynamodb_local(engine.port, self.logs / "dynamodb-local.log", self.db_path)
 
 
 def how_it_ended(code: int) -> str:

@@ -3,7 +3,8 @@
 A worker is one execution environment: it imports the handler once (the init phase), keeps its
 module state and environment variables across invocations (warm starts), and serves one
 invocation at a time. Concurrent invocations get concurrent workers, up to `max_workers`. A
-worker that exceeds the function's timeout is killed, as Lambda does, and replaced on demand.
+worker that exceeds the function's timeout is killed, as Lambda does, and replaced on demand; one
+that died while idle (killed, out of memory) is forgotten before it could be handed a request.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from tatami.local.engines.watchdog import how_it_ended
 from tatami.local.template.assembly import FunctionSpec
 
 LogSink = Callable[[str, str], None]
@@ -206,7 +208,10 @@ class FunctionPool:
 
     def _acquire(self) -> Worker:
         with self._lock:
-            while not self._idle and self._live >= self._max_workers:
+            while True:
+                self._bury_dead_idle()
+                if self._idle or self._live < self._max_workers:
+                    break
                 self._lock.wait()
             if self._idle:
                 return self._idle.pop()
@@ -221,6 +226,17 @@ class FunctionPool:
         with self._lock:
             self._workers.add(worker)
         return worker
+
+    def _bury_dead_idle(self) -> None:
+        """Forget idle workers whose process has ended (killed, out of memory): Lambda never hands a
+        request to an environment that is gone, so neither does the pool (it would be a 502).
+        Called with the lock held."""
+        for worker in [w for w in self._idle if w.process.poll() is not None]:
+            self._idle.remove(worker)
+            self._workers.discard(worker)
+            self._live -= 1
+            ended = how_it_ended(worker.process.returncode)
+            self._log_sink(self.spec.name, f"an idle execution environment {ended}")
 
     def _release(self, worker: Worker) -> None:
         with self._lock:

@@ -23,7 +23,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-from tatami.local.engines import faults, traffic  # standard library only until they are installed
+from tatami.local.engines import commit_barrier, faults, traffic  # standard library only until installed
 from tatami.local.functions.sandbox.enter import enter, max_memory_mb
 
 # Set by the local cloud for a function whose role may call DynamoDB's export API: only its workers
@@ -131,6 +131,7 @@ def main() -> None:
     if os.environ.get(faults.FAULTS_ENV):  # the reliability tests' injected faults
         faults.install_from_environment()
     traffic.install_from_environment()  # the DynamoDB traffic `tatami local insights` replays
+    commit_barrier.install_from_environment()  # a transaction answered is a transaction on disk
     if install_exports is not None:
         install_exports()  # DynamoDB's export API, which DynamoDB Local lacks
     handler, init_error = _load_handler()

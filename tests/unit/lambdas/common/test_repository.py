@@ -60,14 +60,30 @@ class Sharded(TableRepository):
         return cls(settings.table, settings.shards)
 
 
+class RecordingEvents(HierarchicalEmitter):  # type: ignore[misc]  # botocore ships no types
+    """A client's event emitter that remembers which events were registered."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.registered: list[str] = []
+
+    def register(self, event_name: str, handler: Any, *args: Any, **kwargs: Any) -> None:
+        self.registered.append(event_name)
+        super().register(event_name, handler, *args, **kwargs)
+
+
 class FakeClient:
-    """Answers every operation with `answer`, or raises it when it is an exception."""
+    """Answers every operation with `answer`, or raises it when it is an exception; `meta` as a
+    boto3 client's (its configuration, its events)."""
 
     def __init__(self, answer: Any) -> None:
         self.answer, self.calls = answer, []
-        # What common.clients.new_client guards: the client's events, named by its service.
+        # What common.clients.new_client guards (the client's events, named by its service) and
+        # within_deadline reads (its config).
         self.meta = SimpleNamespace(
-            events=HierarchicalEmitter(), service_model=SimpleNamespace(service_id=ServiceId("DynamoDB"))
+            config=API_CALLS.config,
+            events=RecordingEvents(),
+            service_model=SimpleNamespace(service_id=ServiceId("DynamoDB")),
         )
 
     def __getattr__(self, operation: str) -> Any:
@@ -155,6 +171,9 @@ def test_the_client_is_created_on_first_use_with_the_config_and_kept(monkeypatch
     assert things.client is things.client
     assert sharded.client is not things.client
     assert made == [("dynamodb", API_CALLS.config), ("dynamodb", Sharded.client_config.config)]
+    # Each gives up before an attempt that could outlast the invocation (common.clients.within_deadline).
+    for client in (things.client, sharded.client):
+        assert "before-send" in client.meta.events.registered
 
 
 def test_threads_asking_for_the_first_client_at_once_make_one(monkeypatch: pytest.MonkeyPatch) -> None:

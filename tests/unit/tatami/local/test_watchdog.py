@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tatami.local.engines.processes import DYNAMODB_LOCAL, Engine
+from tatami.local.engines.processes import DYNAMODB_LOCAL, MOTO, Engine
 from tatami.local.engines.watchdog import EngineWatch
 from tests.support.waiting import eventually
 
@@ -74,3 +74,26 @@ def test_an_engine_that_keeps_dying_stops_the_cloud(engine: Engine, monkeypatch:
     assert lost[0].startswith("DynamoDB Local on http://127.0.0.1:8000 exited with code 0 again: 3 restarts")
     assert [line.split(";")[1].strip() for line in said if ";" in line] == ["restarting it with its data"] * 3
     watch.stop()
+
+
+def test_moto_keeping_its_data_in_the_folder_is_restarted_with_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[tuple[int, Path | None]] = []
+
+    def restart(port: int, _log: Path, db_path: Path | None) -> Engine:
+        started.append((port, db_path))
+        return Engine(MOTO, port, subprocess.Popen(["sleep", "60"], start_new_session=True))
+
+    monkeypatch.setattr("tatami.local.engines.watchdog.start_moto", restart)
+    moto = Engine(MOTO, 5005, subprocess.Popen(["sleep", "60"], start_new_session=True))
+    said: list[str] = []
+    lost: list[str] = []
+    engines = [moto]
+    watch = EngineWatch(engines, Path("/tmp/db"), Path("."), said.append, lost.append, interval=0.1)
+    watch.start()
+    assert moto.process is not None
+    moto.process.kill()
+    assert eventually(lambda: len(said) == 2, timeout=5)
+    assert said[0].startswith("moto server on http://127.0.0.1:5005 was killed by SIGKILL; restarting it")
+    assert started == [(5005, Path("/tmp/db"))] and lost == [] and engines[0] is not moto
+    watch.stop()
+    engines[0].kill()
