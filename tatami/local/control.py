@@ -1,6 +1,8 @@
 """A loopback control endpoint of the running local cloud: `tatami local fire RULE` runs a scheduled
 rule now; `tatami local status` reads each stream trigger's backlog (GET /streams), whether each
-engine is up (GET /engines) and the alarms' states (GET /alarms, as `tatami local alarms` does)."""
+engine is up (GET /engines) and the alarms' states (GET /alarms, as `tatami local alarms` does).
+Like the API, it answers only its own loopback Host names and no write from a web page
+(`gateway.loopback`)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,9 @@ from dataclasses import asdict
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
+
+from tatami.local.gateway.loopback import refusal
+from tatami.local.gateway.proxy import Reply, field_error
 
 if TYPE_CHECKING:
     from tatami.local.cloud import LocalCloud
@@ -28,43 +33,64 @@ class ControlServer:
 
 
 def _handler(cloud: LocalCloud) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            parts = [unquote(p) for p in self.path.strip("/").split("/")]
-            if len(parts) == 3 and parts[0] == "rules" and parts[2] == "fire":
-                try:
-                    invocations = cloud.fire_rule(parts[1])
-                except KeyError as exc:
-                    self._reply(404, {"message": str(exc.args[0])})
-                    return
-                self._reply(200, {"invocations": [asdict(i) for i in invocations]})
-                return
-            self._reply(404, {"message": f"no control route {self.path}"})
+    return type("Handler", (_Control,), {"cloud": cloud})
 
-        def do_GET(self) -> None:
-            if self.path.rstrip("/") == "/streams":
-                self._reply(200, cloud.stream_status())
-                return
-            if self.path.rstrip("/") == "/engines":
-                self._reply(200, cloud.engine_status())
-                return
-            if self.path.rstrip("/") == "/alarms":
-                self._reply(200, cloud.alarm_states())
-                return
-            rules = [{"logical_id": r.logical_id, "schedule": r.schedule} for r in cloud.assembly.rules]
-            self._reply(
-                200, {"rules": rules, "stream_stats": {k: asdict(v) for k, v in cloud.stream_stats.items()}}
-            )
 
-        def _reply(self, status: int, body: Any) -> None:
-            payload = json.dumps(body, default=str).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(payload)))
-            self.end_headers()
-            self.wfile.write(payload)
+class _Control(BaseHTTPRequestHandler):
+    """One control call (`cloud` is set per server)."""
 
-        def log_message(self, format: str, *args: Any) -> None:
-            """Quiet: control calls are not API traffic."""
+    cloud: LocalCloud
 
-    return Handler
+    def do_POST(self) -> None:
+        if self._refused():
+            return
+        parts = [unquote(p) for p in self.path.strip("/").split("/")]
+        if len(parts) == 3 and parts[0] == "rules" and parts[2] == "fire":
+            try:
+                invocations = self.cloud.fire_rule(parts[1])
+            except KeyError as exc:
+                self._reply(404, {"message": str(exc.args[0])})
+                return
+            self._reply(200, {"invocations": [asdict(i) for i in invocations]})
+            return
+        self._reply(404, {"message": f"no control route {self.path}"})
+
+    def do_GET(self) -> None:
+        if self._refused():
+            return
+        cloud = self.cloud
+        if self.path.rstrip("/") == "/streams":
+            self._reply(200, cloud.stream_status())
+            return
+        if self.path.rstrip("/") == "/engines":
+            self._reply(200, cloud.engine_status())
+            return
+        if self.path.rstrip("/") == "/alarms":
+            self._reply(200, cloud.alarm_states())
+            return
+        rules = [{"logical_id": r.logical_id, "schedule": r.schedule} for r in cloud.assembly.rules]
+        self._reply(
+            200, {"rules": rules, "stream_stats": {k: asdict(v) for k, v in cloud.stream_stats.items()}}
+        )
+
+    def _refused(self) -> bool:
+        """A foreign Host or a write from a web page: answered 403, and True."""
+        refused = refusal(self.command, self.headers.get, int(self.connection.getsockname()[1]))
+        if refused is not None:
+            header, reason = refused
+            self._send(field_error(403, header, "header", reason))
+        return refused is not None
+
+    def _reply(self, status: int, body: Any) -> None:
+        self._send(Reply(status, json.dumps(body, default=str).encode()))
+
+    def _send(self, reply: Reply) -> None:
+        self.send_response(reply.status)
+        for name, value in reply.headers:
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(reply.body)))
+        self.end_headers()
+        self.wfile.write(reply.body)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet: control calls are not API traffic."""
