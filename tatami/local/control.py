@@ -41,9 +41,19 @@ class _Control(BaseHTTPRequestHandler):
 
     cloud: LocalCloud
 
+    def parse_request(self) -> bool:
+        """Every call, whatever its method, is first held to the loopback rules: a foreign Host or a
+        write from a web page is answered 403 and goes no further."""
+        if not super().parse_request():
+            return False
+        refused = refusal(self.command, self.headers.get, int(self.connection.getsockname()[1]))
+        if refused is not None:
+            header, reason = refused
+            self._send(field_error(403, header, "header", reason))
+            return False
+        return True
+
     def do_POST(self) -> None:
-        if self._refused():
-            return
         parts = [unquote(p) for p in self.path.strip("/").split("/")]
         if len(parts) == 3 and parts[0] == "rules" and parts[2] == "fire":
             try:
@@ -56,8 +66,6 @@ class _Control(BaseHTTPRequestHandler):
         self._reply(404, {"message": f"no control route {self.path}"})
 
     def do_GET(self) -> None:
-        if self._refused():
-            return
         cloud = self.cloud
         if self.path.rstrip("/") == "/streams":
             self._reply(200, cloud.stream_status())
@@ -72,14 +80,6 @@ class _Control(BaseHTTPRequestHandler):
         self._reply(
             200, {"rules": rules, "stream_stats": {k: asdict(v) for k, v in cloud.stream_stats.items()}}
         )
-
-    def _refused(self) -> bool:
-        """A foreign Host or a write from a web page: answered 403, and True."""
-        refused = refusal(self.command, self.headers.get, int(self.connection.getsockname()[1]))
-        if refused is not None:
-            header, reason = refused
-            self._send(field_error(403, header, "header", reason))
-        return refused is not None
 
     def _reply(self, status: int, body: Any) -> None:
         self._send(Reply(status, json.dumps(body, default=str).encode()))
