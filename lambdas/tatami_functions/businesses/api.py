@@ -8,7 +8,7 @@ from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
 from tatami_functions.businesses import service
-from tatami_functions.businesses.locations import location_levels
+from tatami_functions.businesses.locations import LOCATION_PATTERN, location_levels
 from tatami_functions.businesses.schemas import ID_PATTERN, TYPE_PATTERN, Business
 from tatami_functions.common.api import create_resolver
 from tatami_functions.common.keys import SORT_KEY_BYTES, utf8_at_most
@@ -24,7 +24,12 @@ Id = Annotated[str, Path(pattern=ID_PATTERN, description="Letters, digits, '_', 
 def list_businesses(
     type: Annotated[str, Query(pattern=TYPE_PATTERN, description="BusinessType, e.g. CoffeeShop")],
     location: Annotated[
-        LocationPrefix | None, Query(max_length=310, description="e.g. USA:Washington")
+        LocationPrefix | None,
+        Query(
+            max_length=310,
+            description="e.g. USA:Washington",
+            json_schema_extra={"pattern": LOCATION_PATTERN},  # `location_levels` says why it refuses
+        ),
     ] = None,
     limit: Limit = DEFAULT_LIMIT,
     next_: NextToken = None,

@@ -8,13 +8,20 @@ from __future__ import annotations
 
 LEVELS = ("Country", "State", "City")
 SEPARATOR = ":"
+# What `location_levels` takes, for the document: one to three levels, each with a character that
+# is not a space, joined by ':'.
+_LEVEL = r"[^:]*[^:\s][^:]*"
+LOCATION_PATTERN = rf"^{_LEVEL}(?::{_LEVEL}){{0,{len(LEVELS) - 1}}}$"
 
 
 def location_levels(location: str) -> tuple[str, ...]:
-    """`USA:Washington` as its levels; ValueError if it is empty, too deep or has an empty level.
+    """`USA:Washington` as its levels; ValueError if it is empty, too deep or has an empty level
+    (exactly what LOCATION_PATTERN refuses).
 
     >>> location_levels("USA:Washington")
     ('USA', 'Washington')
+    >>> import re; bool(re.match(LOCATION_PATTERN, "USA: :Seattle")), bool(re.match(LOCATION_PATTERN, "USA"))
+    (False, True)
     """
     parts = tuple(part.strip() for part in location.split(SEPARATOR))
     if len(parts) > len(LEVELS) or not all(parts):

@@ -9,8 +9,9 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapte
 
 from tatami_functions.common.instants import AwareInstant
 from tatami_functions.common.prefectures import Prefecture
+from tatami_functions.common.text import stripped
 
-Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+Text = Annotated[str, stripped(200)]
 ItemId = Annotated[str, StringConstraints(min_length=1, max_length=128, pattern=r"^[^#]+$")]
 
 

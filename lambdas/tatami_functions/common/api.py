@@ -3,8 +3,9 @@
 JSON in and out; 400 with a message naming the field for bad input (Powertools answers 422 by
 default, our contract says 400), including bodies that are not UTF-8 JSON and requests past the
 limits of `request_limits.py` (checked before anything is parsed; 413 for a body too large); every
-400 has the `errors` array, Powertools' BadRequestError included; 415 for bodies of another type
-(multipart forms included); 404 JSON for unknown routes and ids; 503 with Retry-After when a
+400 has the `errors` array, Powertools' BadRequestError included; 415 for a body whose Content-Type
+does not say JSON (forms included: a web page can POST a form anywhere without asking, so a form
+must never be read as a request); 404 JSON for unknown routes and ids; 503 with Retry-After when a
 dependency fails (`dependencies.py`); a crash is left to Lambda, so API Gateway answers 502 and the
 request id is in the log. `openapi.py` beside this module makes the OpenAPI document say the same.
 """
@@ -35,9 +36,6 @@ from tatami_functions.common.observability import logger
 from tatami_functions.common.request_limits import BodyTooLargeError, LimitExceededError, check_request
 from tatami_functions.common.text import nfc, normalised_event, path_value
 
-FORM_CONTENT_TYPE = "application/x-www-form-urlencoded"
-MULTIPART_CONTENT_TYPE = "multipart/"
-
 # `responses=` of routes answering other than 200 (Powertools documents 200 unless told otherwise).
 CREATED: dict[int, OpenAPIResponse] = {201: {"description": "created"}}
 CREATED_OR_REPLACED: dict[int, OpenAPIResponse] = {200: {"description": "replaced"}, **CREATED}
@@ -48,12 +46,30 @@ CHANGED_MEANWHILE: dict[int, OpenAPIResponse] = {
 MAX_ERRORS = 20  # listed in one 400 (pydantic reports one per bad member: a wide body means thousands)
 
 
-class _JsonBodies(OpenAPIRequestValidationMiddleware):
-    """Powertools' request validation, reading every body as UTF-8 JSON.
+def is_json(content_type: str | None) -> bool:
+    """Whether a Content-Type says JSON: `application/json` or an `application/...+json` type, its
+    parameters aside, in any case (media types are case-insensitive: RFC 9110, 8.3.1).
 
-    Powertools would parse a multipart form into fields (no tatami route takes one: 415), and a
-    body that is not UTF-8 escapes it as a UnicodeDecodeError (a crash, so a 502): here it is a 400
-    naming the body. Before any of it, the request is held to `request_limits`.
+    >>> is_json("APPLICATION/JSON; charset=UTF-8"), is_json("application/merge-patch+json")
+    (True, True)
+    >>> is_json("application/x-www-form-urlencoded"), is_json("text/plain"), is_json(None)
+    (False, False, False)
+    """
+    media_type = (content_type or "").split(";", 1)[0].strip().lower()
+    return media_type == "application/json" or (
+        media_type.startswith("application/") and media_type.endswith("+json")
+    )
+
+
+class _JsonBodies(OpenAPIRequestValidationMiddleware):
+    """Powertools' request validation, reading a body as UTF-8 JSON when its Content-Type says JSON.
+
+    Powertools would read a form (url-encoded or multipart) into fields and a body without a
+    Content-Type as JSON, and it matches `application/json` case-sensitively (`APPLICATION/JSON` was
+    a 415). Here a body is JSON only when it says so, in any case: anything else is a 415, so a web
+    page's form or no-cors `fetch` (which cannot send `application/json` without a preflight) never
+    reaches a route. A body that is not UTF-8 is a 400 naming the body (Powertools' UnicodeDecodeError
+    would crash the function: a 502). Before any of it, the request is held to `request_limits`.
     """
 
     def handler(self, app: Any, next_middleware: Any) -> Any:
@@ -61,11 +77,12 @@ class _JsonBodies(OpenAPIRequestValidationMiddleware):
         return super().handler(app, next_middleware)
 
     def _get_body(self, app: Any) -> dict[str, Any]:
-        content_type = app.current_event.headers.get("content-type", "").strip().lower()
-        if content_type.startswith(MULTIPART_CONTENT_TYPE):
+        event = app.current_event
+        content_type = event.headers.get("content-type")
+        if not is_json(content_type) and (content_type or event.body):  # no body, no type: "missing"
             raise RequestUnsupportedContentType("Unsupported content type", errors=[])
         try:
-            body: dict[str, Any] = nfc(super()._get_body(app))  # text arrives NFC (common.text)
+            body: dict[str, Any] = nfc(self._parse_json_data(app))  # text arrives NFC (common.text)
         except UnicodeDecodeError:
             raise RequestValidationError(
                 [
@@ -81,12 +98,8 @@ class _JsonBodies(OpenAPIRequestValidationMiddleware):
 
 
 class JsonResolver(APIGatewayRestResolver):
-    """A REST resolver whose request bodies are JSON whatever ``Content-Type`` says.
-
-    ``curl -d '{...}'`` sends ``application/x-www-form-urlencoded`` unless told otherwise, and Powertools
-    would parse such a body as a form (every JSON field "missing"). No tatami route takes a form, so
-    that content type is read as JSON; any other non-JSON type is still refused (415).
-    """
+    """A REST resolver over events as the functions read them (`common.text`): the path still encoded
+    for routing, each path parameter decoded once after it, queries NFC."""
 
     def resolve(self, event: Mapping[str, Any], context: Any) -> dict[str, Any]:
         writes.begin_request()  # what this request's 503 says it may have applied (common.writes)
@@ -98,21 +111,7 @@ class JsonResolver(APIGatewayRestResolver):
             answer_by(None)
 
     def _resolve_normalised(self, event: Mapping[str, Any], context: Any) -> dict[str, Any]:
-        event = normalised_event(event)  # an encoded path, NFC queries (common.text)
-        headers = event.get("headers") or {}
-        form = [
-            k for k, v in headers.items() if k.lower() == "content-type" and v.startswith(FORM_CONTENT_TYPE)
-        ]
-        if form:
-            event = {
-                **event,
-                "headers": {**headers, **dict.fromkeys(form, "application/json")},
-                "multiValueHeaders": {
-                    **(event.get("multiValueHeaders") or {}),
-                    **{name: ["application/json"] for name in form},
-                },
-            }
-        return super().resolve(event, context)
+        return super().resolve(normalised_event(event), context)
 
     def _convert_matches_into_route_keys(self, match: Match[str]) -> dict[str, str]:
         # Routes match the encoded path; each id is decoded once, after routing, and made NFC.
@@ -150,8 +149,9 @@ def create_resolver(service: str | None = None) -> APIGatewayRestResolver:
 
     @app.exception_handler(RequestUnsupportedContentType)
     def _unsupported_body(_exc: RequestUnsupportedContentType) -> Response[Any]:
-        content_type = app.current_event.headers.get("content-type", "")
-        message = f"request bodies are JSON; Content-Type {content_type} is not supported"
+        content_type = app.current_event.headers.get("content-type")
+        said = f"Content-Type {content_type} is not supported" if content_type else "say so in Content-Type"
+        message = f"request bodies are JSON (application/json): {said}"
         errors = [{"field": "Content-Type", "in": "header", "message": message}]
         return json_response(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, {"message": message, "errors": errors})
 

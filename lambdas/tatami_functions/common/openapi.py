@@ -3,12 +3,14 @@ and what API Gateway itself answers in front of it.
 
 Powertools documents a 422 for request validation; our resolver answers 400 (`common.api`). The
 rest is what every route shares without declaring it: 404 for an id that does not exist (any
-operation with a path parameter), 413 for a body over the limit and 415 for a body that is not
-JSON (any operation with a body), 414 for a URL too long for the gateway, 503 with `Retry-After`
-when a dependency fails (`common.dependencies`), and API Gateway's own answers: 403 for a request
-without a valid SigV4 signature (and for a route the API lacks), 429 when the stage throttles, 500
-when Lambda refuses the invocation (an event past 6 MB, the function throttled), 502 when the
-function fails or times out, 504 past the 29 s integration timeout. One error shape for all of them;
+operation with a path parameter), 415 for a body that is not JSON (any operation with a body), 503
+with `Retry-After` when a dependency fails (`common.dependencies`), and the gateway's own answers,
+which any operation may get, GET included: 400 for a request it cannot read (a malformed
+Content-Length or chunked body), 403 for a request without a valid SigV4 signature (and for a route
+the API lacks), 408 for a request that did not arrive in time, 413 for a body past the limit, 414
+for a URL and 431 for headers too long, 429 when the stage throttles, 500 when Lambda refuses the
+invocation (an event past 6 MB, the function throttled), 502 when the function fails or times out,
+504 past the 29 s integration timeout. One error shape for all of them;
 a 204 has no content. Every operation requires SigV4 (API Gateway's IAM authorization).
 """
 
@@ -47,19 +49,25 @@ _ERROR_CONTENT = {"application/json": {"schema": {"$ref": f"#/components/schemas
 _POWERTOOLS_422 = "#/components/schemas/HTTPValidationError"
 _POWERTOOLS_SCHEMAS = ("HTTPValidationError", "ValidationError")
 _SHARED = {
-    "400": "a parameter or the body is invalid (the message names the field)",
-    "403": "API Gateway: no valid SigV4 signature (Missing Authentication Token), or no such route",
+    "400": "a parameter or the body is invalid, or the request cannot be read (the message names the field)",
+    "403": (
+        "API Gateway: no valid SigV4 signature (Missing Authentication Token), or no such route; "
+        "locally also a foreign Host or a write from another web origin"
+    ),
     "404": "no such resource",
+    "408": "the request did not arrive whole within the gateway's read timeout",
     "413": "the body is over the limit (4 MiB; API Gateway's own is 10 MB)",
     "414": "the URL is longer than the gateway accepts",
-    "415": "the body is not JSON",
+    "415": "the body is not JSON (its Content-Type must say application/json)",
     "429": "API Gateway: the stage's rate or burst limit throttled the request",
+    "431": "the request's headers are longer or more than the gateway accepts",
     "500": "Lambda refused the invocation (an event past its 6 MB, or the function throttled)",
     "502": "the function failed, timed out or answered in the wrong shape",
     "503": "a dependency (DynamoDB, S3) is throttling, unreachable or too slow: retry after Retry-After",
     "504": "API Gateway: no answer within its 29 s integration timeout",
 }
-_EVERY_OPERATION = ("403", "414", "429", "500", "502", "503", "504")
+# The gateway answers these before any route is chosen, so every operation may get them.
+_EVERY_OPERATION = ("400", "403", "408", "413", "414", "429", "431", "500", "502", "503", "504")
 _RETRY_AFTER = {
     "Retry-After": {"description": "seconds to wait before retrying", "schema": {"type": "integer"}}
 }
@@ -80,7 +88,7 @@ def conventional_responses(document: dict[str, Any]) -> dict[str, Any]:
     >>> doc = {"paths": {"/a/{id}": {"get": {"parameters": [{"in": "path", "name": "id"}],
     ...     "responses": {"200": {"description": "ok"}}}}}}
     >>> sorted(conventional_responses(doc)["paths"]["/a/{id}"]["get"]["responses"])
-    ['200', '400', '403', '404', '414', '429', '500', '502', '503', '504']
+    ['200', '400', '403', '404', '408', '413', '414', '429', '431', '500', '502', '503', '504']
     """
     document = copy.deepcopy(document)
     document["security"] = [{SIGV4_SCHEME: []}]
@@ -104,12 +112,10 @@ def _conventional(operation: dict[str, Any]) -> None:
     if validation.get("schema", {}).get("$ref") == _POWERTOOLS_422:
         del responses["422"]
     codes = []
-    if operation.get("parameters") or "requestBody" in operation:
-        codes.append("400")
     if any(_where(parameter) == "path" for parameter in operation.get("parameters", [])):
         codes.append("404")
     if "requestBody" in operation:
-        codes += ["413", "415"]
+        codes.append("415")
     for code in [*codes, *_EVERY_OPERATION]:
         responses.setdefault(code, {"description": _SHARED[code]})
     responses["503"].setdefault("headers", copy.deepcopy(_RETRY_AFTER))

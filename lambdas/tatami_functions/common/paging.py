@@ -26,9 +26,15 @@ DEFAULT_LIMIT = 100
 LIMIT_MAX = 1000
 TOKEN_MAX_LENGTH = 4096
 Limit = Annotated[int, Query(ge=1, le=LIMIT_MAX, description=f"Items per page (1..{LIMIT_MAX})")]
+# Opaque by design: only a token this API signed for the same query is valid (`common.tokens`), which
+# no schema can describe, so a fuzzer's generated tokens are refused (a 400 naming `next`).
 NextToken = Annotated[
     str | None,
-    Query(alias="next", max_length=TOKEN_MAX_LENGTH, description="The `next` token of the previous page"),
+    Query(
+        alias="next",
+        max_length=TOKEN_MAX_LENGTH,
+        description="The `next` token of the previous page, as given (opaque and signed: any other is a 400)",
+    ),
 ]
 Item = dict[str, Any]  # a low-level item: attribute name -> AttributeValue
 

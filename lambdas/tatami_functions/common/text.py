@@ -21,8 +21,16 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 from aws_lambda_powertools.event_handler.exceptions import BadRequestError
+from pydantic import StringConstraints
 
-__all__ = ["encoded_path", "nfc", "normalised_event", "path_name", "path_value"]
+__all__ = ["KEY_PART", "encoded_path", "nfc", "normalised_event", "path_name", "path_value", "stripped"]
+
+# Body text is often stripped of surrounding whitespace and must keep a character; the document says
+# so with a pattern, so what a fuzzer generates from it is what the validator takes. (In Python's
+# regular expressions, which schemathesis generates with, \s is exactly what str.strip() removes.)
+NOT_BLANK = r"\S"
+# Text that becomes a part of a composite key: not blank, and no '#', the keys' separator.
+KEY_PART = r"^[^#]*[^#\s][^#]*$"
 
 # RFC 3986's pchar, '/' and '%': what an encoded path may hold as it is.
 _PATH_SAFE = "/%!$&'()*+,;=:@"
@@ -88,3 +96,16 @@ def path_name(value: str, field_name: str, forbidden: str = "#%") -> str:
     if bad:
         raise BadRequestError(f"{field_name}: must not contain {' or '.join(repr(c) for c in bad)}")
     return value
+
+
+def stripped(max_length: int, pattern: str = NOT_BLANK) -> StringConstraints:
+    """Text stripped of surrounding whitespace that must keep 1 to `max_length` characters, and whose
+    schema says it must hold a character that is not a space (`pattern`).
+
+    >>> from typing import Annotated
+    >>> from pydantic import TypeAdapter
+    >>> text = TypeAdapter(Annotated[str, stripped(80)])
+    >>> text.validate_python("  tatami  "), text.json_schema()["pattern"]
+    ('tatami', '\\\\S')
+    """
+    return StringConstraints(strip_whitespace=True, min_length=1, max_length=max_length, pattern=pattern)

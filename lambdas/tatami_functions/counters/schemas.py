@@ -8,7 +8,8 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler.openapi.params import Header, Path
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 
-from tatami_functions.counters.sharding import MAX_INCREMENT, NAME_PATTERN
+from tatami_functions.common.json_numbers import whole_numbers
+from tatami_functions.counters.sharding import MAX_INCREMENT, MAX_SHARDS, NAME_PATTERN, PARTITION_WCU
 
 __all__ = ["CounterName", "CounterSpec", "IdempotencyKey", "IncrementBody"]
 
@@ -31,13 +32,22 @@ class CounterSpec(BaseModel):
     """How much write traffic the counter must absorb; omitted fields take the deployment's defaults."""
 
     model_config = ConfigDict(extra="forbid")
-    target_wcu: StrictInt | None = Field(default=None, ge=1, le=10_000_000)
+    # At most what MAX_SHARDS shards absorb with no safety margin; a margin may still ask for more
+    # shards than that (a 400 naming target_wcu): a bound on a product is more than a schema can say.
+    target_wcu: StrictInt | None = Field(default=None, ge=1, le=MAX_SHARDS * PARTITION_WCU)
     safety_factor: float | None = Field(default=None, ge=1, le=4, description="the seed suggests 1.5-2")
+    _whole = whole_numbers("target_wcu")
 
 
 class IncrementBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    by: StrictInt = Field(ge=-MAX_INCREMENT, le=MAX_INCREMENT, description="non-zero; negative decrements")
+    by: StrictInt = Field(
+        ge=-MAX_INCREMENT,
+        le=MAX_INCREMENT,
+        description="non-zero; negative decrements",
+        json_schema_extra={"not": {"const": 0}},  # what `_not_zero` refuses, in the document too
+    )
+    _whole = whole_numbers("by")
 
     @field_validator("by")
     @classmethod

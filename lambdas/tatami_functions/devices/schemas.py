@@ -14,18 +14,17 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from tatami_functions.common.instants import AwareInstant
+from tatami_functions.common.text import KEY_PART, stripped
 
 # Devices buffer logs while offline, so old timestamps are fine; the future is not (a clock gone
 # wrong would pin its logs on top of every "recent" page), beyond a little clock skew.
 MAX_CLOCK_SKEW = timedelta(minutes=5)
 DEFAULT_RETENTION_DAYS = 30
 
-Name = Annotated[
-    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64, pattern=r"^[^#]+$")
-]
+Name = Annotated[str, stripped(64, KEY_PART)]
 
 
 class Level(enum.StrEnum):

@@ -7,10 +7,11 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
+from tatami_functions.common.text import stripped
 from tatami_functions.documents.reports import MAX_DOCUMENT_BYTES, DocumentStatus
 
 ReportId = Annotated[str, StringConstraints(pattern=r"^[\w.:-]{1,128}$")]
-Summary = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+Summary = Annotated[str, stripped(200)]
 
 
 class DocumentIn(BaseModel):

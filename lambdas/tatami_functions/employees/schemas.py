@@ -9,7 +9,9 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from tatami_functions.common.text import KEY_PART, stripped
 
 SEPARATOR = "#"
 MAX_ID = 10**9
@@ -32,10 +34,11 @@ def no_separator(value: str) -> str:
 
 KeyPart = Annotated[
     str,
-    StringConstraints(strip_whitespace=True, min_length=1, max_length=80),
-    AfterValidator(no_separator),
+    stripped(80),
+    AfterValidator(no_separator),  # checked after the length: its message says why '#' is refused
+    Field(json_schema_extra={"pattern": KEY_PART}),  # and the document says so too
 ]
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=120)]
+Name = Annotated[str, stripped(120)]
 
 
 class EmployeeIn(BaseModel):

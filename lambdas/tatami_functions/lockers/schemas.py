@@ -7,10 +7,11 @@ from typing import Annotated
 from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints, WithJsonSchema
 
 from tatami_functions.common.prefectures import Prefecture
+from tatami_functions.common.text import stripped
 from tatami_functions.lockers.locations import MAX_LEVELS, normalize_location
 
 LockerId = Annotated[str, StringConstraints(pattern=r"^[\w.-]{1,64}$")]
-Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+Text = Annotated[str, stripped(200)]
 
 # What normalize_location accepts, for the OpenAPI document: 1 to 4 levels of at most 40 characters,
 # each with a character that is not a space, between '#' or '/'.

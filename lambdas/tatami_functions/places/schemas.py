@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import BaseModel, ConfigDict, Field
 
+from tatami_functions.common.json_numbers import whole_numbers
 from tatami_functions.places.table import MAX_POPULATION
 from zindex.dynamojson import storable
 
@@ -41,6 +42,7 @@ class PlaceIn(BaseModel):
     longitude: Longitude
     population: Population
     country: Annotated[str | None, Field(pattern=r"^[A-Z]{2}$", description="ISO 3166-1 alpha-2 code")] = None
+    _whole = whole_numbers("population")
 
     def attributes(self) -> dict[str, Any]:
         """The item's attributes, numbers as DynamoDB decimals (through their shortest repr; a

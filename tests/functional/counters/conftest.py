@@ -50,6 +50,7 @@ def aws() -> Iterator[Any]:
 
 
 Call = Callable[..., tuple[int, dict[str, Any], dict[str, str]]]
+JSON = {"Content-Type": "application/json"}  # as every JSON client says (a body that does not is a 415)
 
 
 @pytest.fixture
@@ -62,7 +63,7 @@ def call(aws: Any) -> Call:
     def invoke(
         method: str, path: str, body: Any = None, headers: dict[str, str] | None = None, **kwargs: Any
     ) -> tuple[int, dict[str, Any], dict[str, str]]:
-        event = api_event(method, path, body=body, headers=headers or {}, **kwargs)
+        event = api_event(method, path, body=body, headers=JSON | (headers or {}), **kwargs)
         response = api(event, FakeContext("counters-write"))
         # REST (v1) responses carry headers as multiValueHeaders.
         headers = {name: values[-1] for name, values in (response.get("multiValueHeaders") or {}).items()}

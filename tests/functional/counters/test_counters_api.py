@@ -52,6 +52,14 @@ def test_put_rejects_bad_specs_naming_the_field(call: Call, body: Any, field: st
     assert status == 400 and response["message"].startswith(f"{field}:"), response
 
 
+def test_a_whole_number_written_as_2_0_counts_as_2(call: Call) -> None:
+    """JSON Schema's integer (what the document declares) includes 2.0; "2" and true stay refused."""
+    assert call("PUT", "/counters/whole", {"target_wcu": 1000.0})[0] == 201
+    status, body, _ = call("POST", "/counters/whole/increments", {"by": 2.0})
+    assert (status, body) == (200, {"name": "whole", "by": 2, "replayed": False})
+    assert call("GET", "/counters/whole")[1]["value"] == 2
+
+
 def test_increments_land_on_random_shards_and_reads_sum_them(call: Call, aws: Any) -> None:
     call("PUT", "/counters/spread", {"target_wcu": 10_000})
     bys = [3, -1, 5, 1, 1, 2, -4, 7] * 10

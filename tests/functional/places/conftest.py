@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -15,6 +14,7 @@ import pytest
 from moto import mock_aws
 
 from tatami_functions.common.tokens import PageTokenSettings
+from tests.support.lambda_runtime import api_event
 from tests.support.zindex import create_table, places_on, random_places, write_indexed
 from zindex import ENV as ZINDEX_ENV
 from zindex.analyze import analyze
@@ -80,27 +80,6 @@ def aws() -> Iterator[dict[str, Any]]:
 Call = Callable[..., tuple[int, dict[str, Any]]]
 
 
-def event(method: str, path: str, body: Any = None, query: dict[str, str] | None = None) -> dict[str, Any]:
-    """A REST (v1) proxy event as API Gateway sends it."""
-    return {
-        "resource": path,
-        "path": path,
-        "httpMethod": method,
-        "headers": {},
-        "multiValueHeaders": {},
-        "queryStringParameters": query,
-        "multiValueQueryStringParameters": {k: [v] for k, v in query.items()} if query else None,
-        "pathParameters": None,
-        "body": body if isinstance(body, str) or body is None else json.dumps(body),
-        "isBase64Encoded": False,
-        "requestContext": {
-            "requestId": uuid.uuid4().hex,
-            "stage": "v1",
-            "identity": {"sourceIp": "127.0.0.1"},
-        },
-    }
-
-
 @pytest.fixture
 def call(aws: dict[str, Any]) -> Call:
     """Invoke the API handler: (status, JSON body)."""
@@ -109,7 +88,7 @@ def call(aws: dict[str, Any]) -> Call:
     def invoke(
         method: str, path: str, body: Any = None, query: dict[str, str] | None = None
     ) -> tuple[int, Any]:
-        response = handler(event(method, path, body, query), FakeContext())
+        response = handler(api_event(method, path, body=body, query=query), FakeContext())
         return response["statusCode"], json.loads(response["body"])
 
     return invoke

@@ -20,7 +20,10 @@ from tatami.local.cloud import LocalCloud
 from tests.integration.console import data
 
 CHROMIUM = Path("/usr/bin/chromium")
-# The flags that work on these machines: no sandbox as root, and none of Chromium's own calls home.
+# A name a DNS-rebinding attacker controls, once it resolves to 127.0.0.1 (test_foreign_pages.py).
+REBOUND_NAME = "rebound.example"
+# The flags that work on these machines: no sandbox as root, and none of Chromium's own calls home;
+# and the rebinding attacker's name resolved to loopback, as its DNS server would after the switch.
 FLAGS = [
     "--headless",
     "--no-sandbox",
@@ -30,6 +33,7 @@ FLAGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    f"--host-resolver-rules=MAP {REBOUND_NAME} 127.0.0.1",
 ]
 VIEWPORT = {"width": 1180, "height": 760}
 # Every URL but loopback's and the page's own data: matched in Playwright's driver, so only such a

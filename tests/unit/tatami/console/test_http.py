@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 import pytest
-from botocore.exceptions import ClientError
+from botocore.exceptions import ClientError, ReadTimeoutError
 
 from tatami.console.http import Console
 from tatami.local.gateway.proxy import RequestData
@@ -36,9 +36,10 @@ class Source:
 
 
 def ask(
-    path: str, method: str = "GET", query: str = "", body: bytes = b""
+    path: str, method: str = "GET", query: str = "", body: bytes = b"", content_type: str = "application/json"
 ) -> tuple[int, bytes, dict[str, str]]:
-    request = RequestData(method, path, query, [], body, "127.0.0.1", "127.0.0.1", "r")
+    headers = [("Content-Type", content_type)] if body else []
+    request = RequestData(method, path, query, headers, body, "127.0.0.1", "127.0.0.1", "r")
     reply = Console(Source())(request)
     return reply.status, reply.body, dict(reply.headers)
 
@@ -71,6 +72,31 @@ def test_endpoints_answer_json_and_name_bad_fields() -> None:
 
 def test_a_failing_aws_call_is_a_503_and_unknown_requests_say_so() -> None:
     status, body, headers = ask("/console/api/operations")
-    assert status == 503 and "ThrottlingException" in json.loads(body)["message"] and headers["Retry-After"]
+    message = json.loads(body)["message"]
+    assert status == 503 and "is throttling requests" in message and headers["Retry-After"] == "1"
     assert ask("/console/api/nothing")[0] == 404
     assert ask("/console", "DELETE")[0] == 405
+
+
+class FrozenSource(Source):
+    def traffic(self, scale: float) -> dict[str, Any]:
+        raise ReadTimeoutError(endpoint_url="http://127.0.0.1:8123/")
+
+
+def test_a_dependency_that_does_not_answer_is_a_503_that_names_no_endpoint() -> None:
+    """botocore's connection errors carry the internal endpoint; the console's answer does not."""
+    request = RequestData("GET", "/console/api/traffic", "", [], b"", "127.0.0.1", "127.0.0.1", "r")
+    reply = Console(FrozenSource())(request)
+    message = json.loads(reply.body)["message"]
+    assert reply.status == 503 and dict(reply.headers)["Retry-After"] == "5"
+    assert message == "console traffic: DynamoDB did not answer in time; retry after 5 s"
+    assert "127.0.0.1" not in reply.body.decode() and "8123" not in reply.body.decode()
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", ""])
+def test_a_body_that_does_not_say_json_is_refused_unread(content_type: str) -> None:
+    """A web page's form or text POST never reaches an endpoint (JSON only when it says so)."""
+    status, body, _ = ask("/console/api/zcells", "POST", body=b'{"table": "x"}', content_type=content_type)
+    assert status == 415 and json.loads(body)["errors"][0]["field"] == "Content-Type"
+    status, _, _ = ask("/console/api/zcells", "POST", body=b'{"table": "x"}', content_type="APPLICATION/JSON")
+    assert status == 400  # read, and its table named as unknown

@@ -133,7 +133,11 @@ def test_a_malformed_content_length_is_a_400_json_and_the_server_lives_on(
 ) -> None:
     head = f"POST /items HTTP/1.1\r\nHost: x\r\nContent-Length: {length}\r\n\r\n".encode()
     status, body, _ = _raw(gateway, head)
-    assert status == 400 and body == {"message": "Content-Length is not one number of bytes"}
+    reason = "is not one number of bytes"
+    assert status == 400 and body == {
+        "message": f"Content-Length: {reason}",
+        "errors": [{"field": "Content-Length", "in": "header", "message": reason}],
+    }
     assert _serving(gateway)
 
 
