@@ -37,9 +37,9 @@ class PageTokenSettings(Settings):
 @cache
 def _secret() -> bytes:
     # The client (and boto3 with it) with the first token, not at init: `common.clients` says why.
-    secrets = aws_client("secretsmanager", API_CALLS)
+    secretsmanager = aws_client("secretsmanager", API_CALLS)
     try:
-        value = secrets.get_secret_value(SecretId=PageTokenSettings.from_env().secret_arn)["SecretString"]
+        value = secretsmanager.get_secret_value(SecretId=PageTokenSettings.from_env().secret_arn)["SecretString"]
     except (ClientError, BotoCoreError) as exc:
         raise failure(DependencyError, "cannot read the page-token key", exc, "secretsmanager") from exc
     return str(value).encode()
