@@ -3,7 +3,7 @@ rule now; `tatami local status` reads each stream trigger's backlog (GET /stream
 engine is up (GET /engines) and the alarms' states (GET /alarms, as `tatami local alarms` does);
 `tatami local faults` arms a fault plan in every function (PUT /faults, a `FaultPlan`'s JSON) or
 disarms it (DELETE /faults). Like the API, it answers only its own loopback Host names and no write
-from a web page (`gateway.loopback`)."""
+from a web page (`tatami.local.loopback`)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from tatami.local.engines.faults import FaultPlan
-from tatami.local.gateway.loopback import refusal
 from tatami.local.gateway.proxy import Reply, field_error
+from tatami.local.loopback import refusal
 
 if TYPE_CHECKING:
     from tatami.local.cloud import LocalCloud

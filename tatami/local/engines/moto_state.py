@@ -1,12 +1,12 @@
 """moto server whose S3 objects, SQS messages and Secrets Manager secrets are kept in a file, so what
 `tatami local --db-path` keeps survives a restart beside DynamoDB Local's tables.
 
-moto keeps everything in its process's memory. Run as `python -m tatami.local.engines.moto_state
-FILE -H 127.0.0.1 -p PORT`, it first puts back what FILE holds (an SQLite database), then serves as
-`moto.server` does, writing through: after every request that may change something (any method but
-GET and HEAD) and before a byte of its answer leaves, the objects, messages and secrets that changed
-are written to FILE in one SQLite transaction. So an acknowledged write is in the file, and a kill
-of this process (or of the whole cloud) loses nothing acknowledged.
+moto keeps everything in its process's memory. Run with a state file (`python -m
+tatami.local.engines.moto_server --state FILE ...`), it first puts back what FILE holds (an SQLite
+database), then serves as `moto.server` does, writing through: after every request that may change
+something (any method but GET and HEAD) and before a byte of its answer leaves, the objects,
+messages and secrets that changed are written to FILE in one SQLite transaction. So an acknowledged
+write is in the file, and a kill of this process (or of the whole cloud) loses nothing acknowledged.
 
 Kept: every bucket's objects (body, content type, user metadata; the newest version only), every
 queue's messages (body, attributes, send time, receive count; a message received but not deleted
@@ -25,7 +25,6 @@ from __future__ import annotations
 import json
 import pickle
 import sqlite3
-import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -33,7 +32,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-__all__ = ["MotoState", "main"]
+__all__ = ["MotoState", "WritingThrough"]
 
 _READS = ("GET", "HEAD", "OPTIONS")
 Where = tuple[str, ...]  # the key columns of a row
@@ -215,23 +214,3 @@ class WritingThrough:
         answer = list(self.app(environ, start_response))  # werkzeug sends nothing before it is returned
         self.state.sync()
         return answer
-
-
-def main(argv: list[str] | None = None) -> None:
-    """`moto.server`'s command line after the state file: restore it, then serve writing through."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    state = MotoState(Path(args.pop(0)))
-    print(f"restored {state.restore()} from {state.path}", flush=True)
-    import moto.server
-    from moto.moto_server.werkzeug_app import DomainDispatcherApplication
-
-    class KeptApplication(DomainDispatcherApplication):
-        def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
-            return WritingThrough(super().__call__, state)(environ, start_response)
-
-    moto.server.DomainDispatcherApplication = KeptApplication  # type: ignore[attr-defined]
-    moto.server.main(args)
-
-
-if __name__ == "__main__":
-    main()

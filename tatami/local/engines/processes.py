@@ -124,15 +124,13 @@ def start_dynamodb_local(port: int, log_file: Path, db_path: Path | None = None)
 
 
 def start_moto(port: int, log_file: Path, db_path: Path | None = None) -> Engine:
-    """Start moto server (S3, SQS and the rest of the AWS APIs the functions may call); with a data
-    folder, its objects, messages and secrets are kept in a file there (`moto_state`)."""
+    """Start moto server (S3, SQS and the rest of the AWS APIs the functions may call) held to the
+    loopback rules (`moto_server`); with a data folder, its objects, messages and secrets are kept in
+    a file there (`moto_state`)."""
     ensure_port_free(port, MOTO)
-    server = (
-        ["moto.server"]
-        if db_path is None
-        else ["tatami.local.engines.moto_state", str(moto_state_file(db_path))]
-    )
-    command = [sys.executable, "-m", *server, "-H", "127.0.0.1", "-p", str(port)]
+    kept = [] if db_path is None else ["--state", str(moto_state_file(db_path))]
+    server = [sys.executable, "-m", "tatami.local.engines.moto_server"]
+    command = [*server, *kept, "-H", "127.0.0.1", "-p", str(port)]
     engine = Engine(MOTO, port, _spawn(command, log_file, cwd=repo_root()))
     probe = boto3.client(
         "sqs", endpoint_url=engine.endpoint, region_name=LOCAL_REGION, config=_FAST_FAIL, **LOCAL_CREDENTIALS

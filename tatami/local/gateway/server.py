@@ -23,9 +23,9 @@ from urllib.parse import parse_qs
 
 from tatami.local.gateway.exchange import MAX_PAYLOAD_BYTES, GatewayLimits, handler_class
 from tatami.local.gateway.integration import Invoke, LambdaIntegration
-from tatami.local.gateway.loopback import refusal
 from tatami.local.gateway.proxy import Reply, RequestData, field_error, gateway_reply, proxy_event
 from tatami.local.gateway.routes import GatewayResponse, RouteTable
+from tatami.local.loopback import refusal
 
 __all__ = ["MAX_PAYLOAD_BYTES", "ApiGateway", "GatewayLimits", "Handle"]
 

@@ -1,4 +1,4 @@
-"""tatami/local/gateway/loopback.py, and the servers that apply it (the API gateway, with what it mounts,
+"""tatami/local/loopback.py, and the servers that apply it (the API gateway, with what it mounts,
 and the control port): only their own loopback Host names, and no write from another web origin
 (DNS rebinding and cross-site request forgery), while curl, the SDKs and the page's own scripts pass."""
 
@@ -14,10 +14,10 @@ import requests
 
 from tatami.local.control import ControlServer
 from tatami.local.functions.pool import Invocation
-from tatami.local.gateway.loopback import refusal
 from tatami.local.gateway.proxy import Reply
 from tatami.local.gateway.routes import Route, RouteTable
 from tatami.local.gateway.server import ApiGateway
+from tatami.local.loopback import refusal
 
 PORT = 3000
 INVOKED: list[str] = []
