@@ -35,8 +35,12 @@ DOCS_SEARCH = re.compile(r"^## A search in ten lines$.*?^```python\n(.*?)^```", 
 
 
 def index_unreachable() -> str | None:
-    """Why pip cannot reach its index (None: it can)."""
-    host = urlparse(os.environ.get("PIP_INDEX_URL", "https://pypi.org/simple")).hostname or "pypi.org"
+    """Why pip cannot reach its index (None: it can): the index pip is configured with, else PyPI."""
+    configured = subprocess.run(
+        [sys.executable, "-m", "pip", "config", "get", "global.index-url"], capture_output=True, text=True
+    ).stdout.strip()
+    url = os.environ.get("PIP_INDEX_URL") or configured or "https://pypi.org/simple"
+    host = urlparse(url).hostname or "pypi.org"
     try:
         socket.create_connection((host, 443), timeout=5).close()
     except OSError as exc:
