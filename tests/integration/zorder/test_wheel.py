@@ -67,6 +67,7 @@ def fresh_python(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     subprocess.run([sys.executable, "-m", "venv", "--clear", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
     pip = [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", "--no-input"]
+    pip.append("--no-compile")  # a second of CPU: the examples import few of botocore's modules
     installed = subprocess.run(
         [*pip, "--constraint", str(ROOT / "constraints.txt"), str(wheel)], capture_output=True, text=True
     )
