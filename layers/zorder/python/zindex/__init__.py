@@ -16,6 +16,11 @@ ones above it:
   current;
 * :mod:`zindex.search` - the facade a route calls; :mod:`zindex.lambda_handler` - the maintainer Lambda.
 
+What is public is what ``__all__`` lists, here and in :mod:`zindex.analyze` and :mod:`zindex.lambda_handler`
+(docs/library.md documents each name); the other modules are the engine's inside. Only the Lambda
+handler needs Powertools (the ``lambda`` extra); everything else needs boto3 at most, and planning not
+even that.
+
 >>> from zorder import Fixed, UInt
 >>> from zindex import Attribute, IndexedTable, SortedIndex, ZIndex
 >>> places = IndexedTable(
@@ -34,27 +39,37 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 import zindex.kinds  # noqa: F401 - registers the kinds, so that any declaration read from JSON finds them
+from zorder import __version__ as __version__  # one version for the distribution, which carries both packages
 
 if TYPE_CHECKING:
     from zindex.cursor import Cursor
+    from zindex.dynamodb import IndexRepository
     from zindex.errors import BadQueryError, StaleImageError, StatisticsError, UnencodableError, ZIndexError
+    from zindex.keys import index_keys
     from zindex.kinds import SortedIndex, ZIndex
+    from zindex.maintainer import BatchResult, maintain
     from zindex.plan import CostModel, Estimate, Plan, Span
     from zindex.query import SearchQuery
+    from zindex.search import Searcher, SearchPage
     from zindex.spec import ENV, Attribute, IndexedTable
 
 # The names below load with their module on first use (PEP 562), so that a function importing
-# ``zindex`` for its errors or its declaration does not pay at init for modules it never touches.
+# ``zindex`` for its errors or its declaration does not pay at init for modules it never touches (nor
+# import boto3: only the repository's and the names above it need it).
 _WHERE = {
     "ENV": "zindex.spec",
     "Attribute": "zindex.spec",
     "BadQueryError": "zindex.errors",
+    "BatchResult": "zindex.maintainer",
     "CostModel": "zindex.plan",
     "Cursor": "zindex.cursor",
     "Estimate": "zindex.plan",
+    "IndexRepository": "zindex.dynamodb",
     "IndexedTable": "zindex.spec",
     "Plan": "zindex.plan",
+    "SearchPage": "zindex.search",
     "SearchQuery": "zindex.query",
+    "Searcher": "zindex.search",
     "SortedIndex": "zindex.kinds",
     "Span": "zindex.plan",
     "StaleImageError": "zindex.errors",
@@ -62,18 +77,24 @@ _WHERE = {
     "UnencodableError": "zindex.errors",
     "ZIndex": "zindex.kinds",
     "ZIndexError": "zindex.errors",
+    "index_keys": "zindex.keys",
+    "maintain": "zindex.maintainer",
 }
 
 __all__ = [
     "ENV",
     "Attribute",
     "BadQueryError",
+    "BatchResult",
     "CostModel",
     "Cursor",
     "Estimate",
+    "IndexRepository",
     "IndexedTable",
     "Plan",
+    "SearchPage",
     "SearchQuery",
+    "Searcher",
     "SortedIndex",
     "Span",
     "StaleImageError",
@@ -81,6 +102,8 @@ __all__ = [
     "UnencodableError",
     "ZIndex",
     "ZIndexError",
+    "index_keys",
+    "maintain",
 ]
 
 

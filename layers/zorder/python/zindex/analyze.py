@@ -18,7 +18,7 @@ from zindex.errors import UnencodableError
 from zindex.maintainer import IndexOutcome, index_item
 from zindex.statistics import Statistics, build, dumps
 
-__all__ = ["analyze", "index_page", "scan_items", "store"]
+__all__ = ["analyze", "index_page", "scan_items"]  # public (docs/library.md); store is analyze's step
 
 AnalyzeProgress = Callable[[int], None]
 

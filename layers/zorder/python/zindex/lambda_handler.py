@@ -6,8 +6,8 @@ then Powertools' ``BatchProcessor`` reports each record: the failed ones fail (L
 lowest), the others succeed. One metric per batch counts the keys written, another is the index lag
 (``LAG_METRIC``: how long the batch's oldest write waited for its index keys, which the stack alarms
 on); unencodable items are logged with their key and reason, and counted (``UNENCODABLE_METRIC``,
-alarmed too). Needs the Powertools layer (the
-construct adds it) besides boto3.
+alarmed too). The names live in :mod:`zindex.status`, importable without Powertools. Needs the
+Powertools layer (the construct adds it; ``pip install "zorder[lambda]"`` elsewhere) besides boto3.
 """
 
 from __future__ import annotations
@@ -26,13 +26,9 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from zindex.dynamodb import IndexRepository
 from zindex.maintainer import BatchResult, maintain
 from zindex.spec import IndexedTable
-from zindex.status import batch_fields
+from zindex.status import BATCH_SIZE_ENV, LAG_METRIC, UNENCODABLE_METRIC, batch_fields
 
-BATCH_SIZE_ENV = (
-    "ZINDEX_BATCH_SIZE"  # the mapping's batch size (the construct sets it): a full batch means a backlog
-)
-LAG_METRIC = "IndexLagSeconds"  # per batch: seconds its oldest record waited (the stack's lag alarm)
-UNENCODABLE_METRIC = "UnencodableItems"  # per batch: items left out of the indexes (searches miss them)
+__all__ = ["BATCH_SIZE_ENV", "LAG_METRIC", "UNENCODABLE_METRIC", "handler"]
 
 logger = Logger()
 metrics = Metrics()
@@ -70,6 +66,8 @@ def report(result: BatchResult, records: int) -> None:
 @logger.inject_lambda_context
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> Any:
+    """Maintain the indexes of the table ``ZINDEX_SPEC`` declares from one stream batch; answer
+    Lambda's partial batch response (``batchItemFailures``: the records whose write-back failed)."""
     records = event.get("Records", [])
     result = maintain(repository(), records)
     report(result, len(records))

@@ -39,7 +39,8 @@ from zorder.encodings import encoding_from_dict, encoding_to_dict
 
 __all__ = ["ENV", "KINDS", "Attribute", "Index", "IndexedTable", "index_from_dict", "index_to_dict"]
 
-ENV = "ZINDEX_SPEC"  # the environment variable holding IndexedTable.to_json()
+ENV = "ZINDEX_SPEC"
+"""The environment variable holding ``IndexedTable.to_json()`` (read by ``IndexedTable.from_env``)."""
 FORMAT = "zindex.table/1"
 RESERVED_PREFIX = "__zindex__#"  # key values of the engine's own items (statistics, status)
 

@@ -12,9 +12,26 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["CAUGHT_UP_SECONDS", "batch_fields", "lag_seconds"]
+__all__ = [
+    "BATCH_SIZE_ENV",
+    "CAUGHT_UP_SECONDS",
+    "LAG_METRIC",
+    "UNENCODABLE_METRIC",
+    "batch_fields",
+    "lag_seconds",
+]
 
 CAUGHT_UP_SECONDS = 5.0  # an iterator age below this (batching window + a poll) counts as caught up
+
+# What the maintainer's Lambda handler reads and emits, named here (no Powertools) so that a CDK app
+# deploying it, and its alarms, can import them without the handler's dependencies.
+BATCH_SIZE_ENV = "ZINDEX_BATCH_SIZE"
+"""The environment variable holding the stream mapping's batch size: a full batch means a backlog."""
+LAG_METRIC = "IndexLagSeconds"
+"""The metric, per batch, of how long its oldest write waited for its index keys (alarm on it)."""
+UNENCODABLE_METRIC = "UnencodableItems"
+"""The metric, per batch, of items left out of the indexes (values no index can order; searches miss
+them)."""
 
 
 def batch_fields(oldest_record_s: float | None, full: bool, now_s: float) -> dict[str, Any]:

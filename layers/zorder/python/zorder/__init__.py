@@ -26,6 +26,10 @@ from zorder.dimension import Dimension
 from zorder.encodings import Bool, Encoding, Fixed, Float, Int, Text, Timestamp, UInt
 from zorder.schema import Schema
 
+# The distribution's version (layers/zorder/pyproject.toml reads it from here; CHANGELOG.md says what
+# each one holds). Semantic versioning over the names in ``__all__``: see docs/library.md.
+__version__ = "0.2.0"
+
 __all__ = [
     "Bool",
     "Box",
