@@ -11,7 +11,7 @@ Bottom up: ``expressions`` (DynamoDB's expression language, parsed) -> ``columns
 every base row) -> ``conditions`` (expressions evaluated over rows or one item) -> ``indexes`` (a GSI
 in key order) -> ``table`` (base rows, the overlay of items written since, sizes) -> ``streams`` and
 ``pages`` (what one Query or Scan page reads and costs) -> ``writes`` (write units) -> ``client``.
-``semantics`` names the two billing details where DynamoDB Local and the documentation differ; the
+``semantics`` names the three billing details where DynamoDB Local and the documentation differ; the
 model does either, and matches DynamoDB Local box for box
 (``tests/integration/zindex/test_model_against_dynamodb_local.py``).
 """

@@ -195,6 +195,7 @@ class ModelDynamoDB:
     def _write(self, request: Request, table: Table, key: dict[str, Any], make: Any) -> dict[str, Any]:
         """Check the condition against the current item, write ``make(current)``, bill it."""
         condition = request.condition("ConditionExpression")
+        returned = request.take("ReturnValues", "NONE")
         current = table.get(table.key_of(key))
         new = make(current)
         request.done()
@@ -207,7 +208,8 @@ class ModelDynamoDB:
         for target, count in units.items():
             self.meter.write_units[target or "table"] += count
         table.replace(table.key_of(key), new)
-        return consumed(request, table.name, units)
+        shown = {"ALL_NEW": new, "ALL_OLD": current}.get(returned)
+        return consumed(request, table.name, units) | ({"Attributes": to_wire_item(shown)} if shown else {})
 
     def put_item(self, **params: Any) -> dict[str, Any]:
         request = Request("PutItem", params)

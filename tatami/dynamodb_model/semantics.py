@@ -1,4 +1,4 @@
-"""The two places where DynamoDB Local bills a read otherwise than DynamoDB's documentation says.
+"""Where DynamoDB Local bills a read otherwise than DynamoDB's documentation says, and orders keys.
 
 Measured on DynamoDB Local 3.3 (``tests/integration/zindex/test_model_against_dynamodb_local.py``
 runs the model both ways):
