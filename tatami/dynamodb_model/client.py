@@ -14,7 +14,7 @@ import threading
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from botocore.exceptions import ClientError
 
@@ -32,6 +32,9 @@ from tatami.dynamodb_model.table import Table
 from tatami.dynamodb_model.writes import failed_write_units, updated, write_units_of
 from zindex.dynamojson import to_item, to_wire_item
 from zindex.sizes import item_size, read_units
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
 
 __all__ = ["Meter", "ModelDynamoDB"]
 
@@ -69,6 +72,10 @@ class ModelDynamoDB:
     def __init__(self, semantics: Semantics = DOCUMENTED) -> None:
         self.semantics, self.tables, self.meter = semantics, dict[str, Table](), Meter()
         self._lock = threading.RLock()
+
+    def as_client(self) -> DynamoDBClient:
+        """The model typed as the boto3 client it stands in for (for the calls listed above)."""
+        return cast("DynamoDBClient", self)
 
     def table(self, name: str) -> Table:
         if name not in self.tables:
@@ -129,7 +136,7 @@ class ModelDynamoDB:
         self.meter.read_units[request.operation] += units
         response: dict[str, Any] = {"Count": len(page.items), "ScannedCount": page.scanned}
         if not counting:
-            response["Items"] = [to_wire_item(i) for i in page.items]
+            response["Items"] = page.items
         if page.last is not None:
             response["LastEvaluatedKey"] = to_wire_item(page.last)
         return response | consumed(request, table.name, {index: units})

@@ -11,40 +11,17 @@ the constant is of another type: DynamoDB compares nothing across types).
 
 from __future__ import annotations
 
-import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
-from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-__all__ = ["Binaries", "Column", "Formatted", "Numbers", "Texts", "number_sizes"]
+from zindex.dynamojson import to_wire
 
-_POWERS = np.array([10**k for k in range(19)], dtype=np.uint64)
-
-
-def number_sizes(units: np.ndarray, scale: int = 0) -> np.ndarray:
-    """Bytes of numbers held as integers of ``10**-scale``, by ``zindex.sizes.number_size``'s rule
-    (digit pairs aligned on the decimal point, plus one, plus one if negative; zero: one byte).
-
-    >>> number_sizes(np.array([0, 7, 55, 1200, -356895, 8336599]), scale=1).tolist()
-    [1, 2, 3, 3, 6, 5]
-    """
-    magnitude = np.abs(units.astype(np.int64)).astype(np.uint64)
-    digits = np.searchsorted(_POWERS, magnitude, side="right").astype(np.int64)
-    trailing = np.zeros(len(units), dtype=np.int64)
-    rest = magnitude.copy()
-    for _ in range(18):
-        zero = (rest % 10 == 0) & (rest != 0)
-        if not zero.any():
-            break
-        trailing += zero
-        rest = np.where(zero, rest // 10, rest)
-    lowest, top = trailing - scale, digits - 1 - scale  # positions of the last and first digit
-    sizes = top // 2 - lowest // 2 + 2 + (units < 0)
-    return np.where(magnitude == 0, 1, sizes).astype(np.int64)
+__all__ = ["Binaries", "Column", "Formatted", "Texts"]
 
 
 class Column:
@@ -59,8 +36,12 @@ class Column:
         return np.ones(len(rows), dtype=bool) if self._present is None else self._present[rows]
 
     def values(self, rows: np.ndarray) -> list[Any]:
-        """The rows' values as the client returns them (None where absent)."""
+        """The rows' values as Python values (None where absent)."""
         raise NotImplementedError
+
+    def wire(self, rows: np.ndarray) -> list[dict[str, Any] | None]:
+        """The rows' values as the low-level client returns them (``{"S": ...}``; None where absent)."""
+        return [None if v is None else to_wire(v) for v in self.values(rows)]
 
     def keys(self, rows: np.ndarray) -> np.ndarray:
         raise NotImplementedError
@@ -106,65 +87,13 @@ class Column:
         return mask
 
 
-class Numbers(Column):
-    """Numbers held as integers of ``10**-scale`` (coordinates with 4 decimals: ``scale=4``)."""
-
-    kind = "N"
-
-    def __init__(self, units: np.ndarray, scale: int = 0, present: np.ndarray | None = None) -> None:
-        super().__init__(len(units), present)
-        self.units, self.scale = units, scale
-        self._sizes: np.ndarray | None = None
-
-    def values(self, rows: np.ndarray) -> list[Any]:
-        present = self.present(rows)
-        units = self.units[rows].tolist()
-        if not self.scale:
-            return [u if p else None for u, p in zip(units, present.tolist(), strict=True)]
-        return [_decimal(u, self.scale) if p else None for u, p in zip(units, present.tolist(), strict=True)]
-
-    def keys(self, rows: np.ndarray) -> np.ndarray:
-        return np.asarray(self.units[rows])
-
-    def key_at(self, row: int) -> int:
-        return int(self.units[row])
-
-    def sizes(self, rows: np.ndarray) -> np.ndarray:
-        if self._sizes is None:  # once per column: most rows are read many times
-            self._sizes = number_sizes(self.units, self.scale).astype(np.uint8)
-        return np.where(self.present(rows), self._sizes[rows], 0)
-
-    def _scaled(self, value: Any) -> Decimal | None:
-        if isinstance(value, bool) or not isinstance(value, int | float | Decimal):
-            return None
-        return Decimal(value).scaleb(self.scale)
-
-    def lower(self, value: Any) -> Any:
-        scaled = self._scaled(value)
-        return None if scaled is None else math.ceil(scaled)
-
-    def upper(self, value: Any) -> Any:
-        scaled = self._scaled(value)
-        return None if scaled is None else math.floor(scaled)
-
-    def order_key(self, value: Any) -> Any:
-        scaled = self._scaled(value)
-        return None if scaled is None else Fraction(scaled)
-
-    def find(self, value: Any) -> int | None:
-        low = self.lower(value)
-        found = np.flatnonzero(self.units == low) if low == self.upper(value) else np.zeros(0, np.int64)
-        return int(found[0]) if len(found) else None
-
-
-def _decimal(units: int, scale: int) -> Decimal:
-    """``units * 10**-scale`` as DynamoDB returns it: integers without exponent, no trailing zeros.
-
-    >>> _decimal(356800, 4), _decimal(1000000, 4)
-    (Decimal('35.68'), Decimal('100'))
-    """
-    number = Decimal(units).scaleb(-scale)
-    return number.quantize(1) if number == number.to_integral_value() else number.normalize()
+@lru_cache(maxsize=16)
+def _lookups(vocabulary: tuple[str, ...]) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """A vocabulary's distinct strings in order, each code's order key and bytes, and a last entry
+    for code -1 (absent); kept, as many columns share a vocabulary (the cities' names at every size)."""
+    unique, rank = np.unique(np.array(vocabulary, dtype=object), return_inverse=True)
+    sizes = np.fromiter((len(t.encode()) for t in vocabulary), dtype=np.int64, count=len(vocabulary))
+    return unique.tolist(), np.append(2 * rank.astype(np.int64) + 1, -1), np.append(sizes, 0)
 
 
 class Texts(Column):
@@ -173,11 +102,7 @@ class Texts(Column):
     def __init__(self, codes: np.ndarray, vocabulary: Sequence[str]) -> None:
         super().__init__(len(codes))
         self.codes, self.vocabulary = codes, list(vocabulary)
-        self.sorted = sorted(set(self.vocabulary))
-        rank = {text: n for n, text in enumerate(self.sorted)}
-        # one entry per code, and a last one for code -1 (absent)
-        self._keys = np.array([2 * rank[t] + 1 for t in self.vocabulary] + [-1], dtype=np.int64)
-        self._sizes = np.array([len(t.encode()) for t in self.vocabulary] + [0], dtype=np.int64)
+        self.sorted, self._keys, self._sizes = _lookups(tuple(self.vocabulary))
         self._row_of: dict[str, int] | None = None
 
     def present(self, rows: np.ndarray) -> np.ndarray:
@@ -185,6 +110,9 @@ class Texts(Column):
 
     def values(self, rows: np.ndarray) -> list[Any]:
         return [self.vocabulary[c] if c >= 0 else None for c in self.codes[rows].tolist()]
+
+    def wire(self, rows: np.ndarray) -> list[dict[str, Any] | None]:
+        return [{"S": self.vocabulary[c]} if c >= 0 else None for c in self.codes[rows].tolist()]
 
     def keys(self, rows: np.ndarray) -> np.ndarray:
         return np.asarray(self._keys[self.codes[rows]])
@@ -220,6 +148,9 @@ class Formatted(Column):
 
     def values(self, rows: np.ndarray) -> list[Any]:
         return [self.text(r) for r in rows.tolist()]
+
+    def wire(self, rows: np.ndarray) -> list[dict[str, Any] | None]:
+        return [{"S": self.text(r)} for r in rows.tolist()]
 
     def keys(self, rows: np.ndarray) -> np.ndarray:
         return rows.astype(np.int64)

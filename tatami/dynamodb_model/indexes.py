@@ -113,9 +113,14 @@ class SortedEntries:
         held = np.ones(count, dtype=bool)
         for name in self.names:
             held &= self.columns[name].present(np.arange(count))
-        rows = np.flatnonzero(held)
-        keys = [self.columns[n].keys(rows) for n in self.names] + [self.table.tie_keys(rows)]
-        order = rows[np.lexsort(keys[::-1])]
+        order = np.flatnonzero(held)
+        # sort by the last key first, then stably by each key before it (what np.lexsort does), a
+        # key's pass skipped when the order already sorts it: the rows are in order, so a tie by row
+        # number needs none, nor a Z index's bucket once its addresses are sorted
+        for keys in (self.table.tie_keys, *(self.columns[n].keys for n in reversed(self.names))):
+            found = keys(order)
+            if np.any(found[1:] < found[:-1]):
+                order = order[np.argsort(found, kind="stable")]
         return order.astype(np.uint32) if count < 1 << 32 else order
 
     def _blocks(self) -> None:

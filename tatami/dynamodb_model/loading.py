@@ -13,8 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from tatami.dynamodb_model.columns import Binaries, Column, Numbers, Texts
+from tatami.dynamodb_model.columns import Binaries, Column, Texts
 from tatami.dynamodb_model.expressions import Unsupported
+from tatami.dynamodb_model.numbers import Numbers
 
 __all__ = ["columns_of"]
 

@@ -19,6 +19,7 @@ from tatami.dynamodb_model.conditions import holds, row_mask
 from tatami.dynamodb_model.expressions import Node
 from tatami.dynamodb_model.streams import Chunk
 from tatami.dynamodb_model.table import Table
+from zindex.dynamojson import to_wire_item
 from zindex.plan import MAX_PAGE_BYTES
 from zindex.sizes import item_size, read_units
 
@@ -58,7 +59,7 @@ class PageSource:
 
 @dataclass
 class Page:
-    items: list[dict[str, Any]] = field(default_factory=list)
+    items: list[dict[str, Any]] = field(default_factory=list)  # as the client returns them
     scanned: int = 0
     read_bytes: int = 0
     last: dict[str, Any] | None = None  # the last entry read, when the page stopped before the end
@@ -79,7 +80,7 @@ def _rows(page: Page, source: PageSource, rows: np.ndarray, limit: int | None, s
     if full:
         rows = rows[: over[0] + 1]
     kept = rows if search is None else rows[row_mask(search, source.table.columns, rows, source.names)]
-    page.items += source.table.base_items(kept, source.names)
+    page.items += source.table.base_items(kept, source.names, wire=True)
     page.scanned += len(rows)
     page.read_bytes += int(source.unit_bytes(rows).sum())
     page._page_bytes = int(cumulative[len(rows) - 1]) if len(rows) else page._page_bytes
@@ -92,7 +93,7 @@ def _item(page: Page, source: PageSource, item: dict[str, Any], search: Node | N
     """Read one extra into the page; True when the page is full."""
     entry = source.entry(item)
     if search is None or holds(search, entry):
-        page.items.append(entry)
+        page.items.append(to_wire_item(entry))
     page.scanned += 1
     page.read_bytes += source.item_bytes(item, source.units_of)
     page._page_bytes += source.item_bytes(item, source.page_of)

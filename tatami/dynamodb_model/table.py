@@ -78,15 +78,19 @@ class Table:
             total = np.zeros(len(rows), dtype=np.int64)
             for name in names:
                 if name in self.columns:
-                    column = self.columns[name]
-                    total += np.where(column.present(rows), len(name.encode()) + column.sizes(rows), 0)
+                    column, present = self.columns[name], self.columns[name].present(rows)
+                    sizes = len(name.encode()) + column.sizes(rows)
+                    total += sizes if present.all() else np.where(present, sizes, 0)
             found[start : start + len(rows)] = total
         return found
 
-    def base_items(self, rows: np.ndarray, names: Collection[str] | None = None) -> list[dict[str, Any]]:
-        """Base rows as items (Python values), holding ``names`` only when given."""
+    def base_items(
+        self, rows: np.ndarray, names: Collection[str] | None = None, wire: bool = False
+    ) -> list[dict[str, Any]]:
+        """Base rows as items of Python values (or as the client returns them: ``wire``), holding
+        ``names`` only when given."""
         chosen = [n for n in (self.columns if names is None else names) if n in self.columns]
-        values = [self.columns[n].values(rows) for n in chosen]
+        values = [self.columns[n].wire(rows) if wire else self.columns[n].values(rows) for n in chosen]
         return [
             {n: v[i] for n, v in zip(chosen, values, strict=True) if v[i] is not None}
             for i in range(len(rows))

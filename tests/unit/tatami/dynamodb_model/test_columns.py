@@ -8,7 +8,8 @@ from decimal import Decimal
 
 import numpy as np
 
-from tatami.dynamodb_model.columns import Binaries, Formatted, Numbers, Texts, number_sizes
+from tatami.dynamodb_model.columns import Binaries, Formatted, Texts
+from tatami.dynamodb_model.numbers import Numbers, number_sizes
 from zindex.sizes import number_size
 
 
