@@ -42,8 +42,13 @@ class Run:
     estimated_reads: float = 0.0
     seconds: float = 0.0
 
+    @property
+    def figures(self) -> Estimate:
+        """What it read, returned, queried and paid (an Estimate's fields, measured)."""
+        return Estimate(self.read, len(self.rows), self.queries, self.rcu)
+
     def cost(self, model: CostModel) -> float:
-        return model.cost(Estimate(self.read, len(self.rows), self.queries, self.rcu))
+        return model.cost(self.figures)
 
 
 def search(
@@ -85,7 +90,7 @@ def brute_force(table: Table, query: SearchQuery) -> np.ndarray:
     return np.flatnonzero(mask)
 
 
-def _floor(table: Table, query: SearchQuery, plan: Plan, model: CostModel, found: np.ndarray) -> float:
+def _floor(table: Table, query: SearchQuery, plan: Plan, found: np.ndarray) -> Estimate:
     """The least ``plan`` can cost: what it must read (``found``: the places it returns)."""
     if plan.kind == "scan":
         sizes = table.item_bytes if plan.index is None else table.entry_bytes[plan.index]
@@ -101,45 +106,53 @@ def _floor(table: Table, query: SearchQuery, plan: Plan, model: CostModel, found
         sizes = table.item_bytes if plan.index is None else table.entry_bytes[plan.index]
         reads, total = len(found), int(sizes[found].sum(dtype=np.int64))
     queries = max(len(plan.spans), math.ceil(total / MAX_PAGE_BYTES))
-    return model.cost(Estimate(reads, 0, queries, total / 8192))
+    return Estimate(reads, len(found), queries, total / 8192)
 
 
 @dataclass
 class Measured:
-    """One search: the chosen plan's run, and each candidate's cost (exact, or a floor above it)."""
+    """One search: the chosen plan's run, and what each candidate reads (run, or a floor above the
+    chosen plan's cost), by its description."""
 
     query: SearchQuery
     chosen: Run
-    costs: dict[str, float]
-    floors: frozenset[str]  # the candidates whose cost is a floor, not a run
+    candidates: dict[str, Estimate]
+    floors: frozenset[str]  # the candidates whose figures are a floor, not a run
+
+    def costs(self, model: CostModel) -> dict[str, float]:
+        return {label: model.cost(figures) for label, figures in self.candidates.items()}
 
     def within(self, model: CostModel, margin: float = 1.1) -> bool:
-        return self.chosen.cost(model) <= margin * min(self.costs.values())
+        return self.chosen.cost(model) <= margin * min(self.costs(model).values())
 
-    @property
-    def cheapest(self) -> str:
-        return min(self.costs, key=self.costs.__getitem__)
+    def cheapest(self, model: CostModel) -> str:
+        costs = self.costs(model)
+        return min(costs, key=costs.__getitem__)
+
+    def of_kind(self, kind: str) -> Estimate | None:
+        """The figures of this search's candidate of one kind (e.g. ``z-between``), if it had one."""
+        return next((e for label, e in self.candidates.items() if label.startswith(kind + " ")), None)
 
 
 def measure(searcher: Searcher, table: Table, query: SearchQuery, limit: int) -> Measured:
     """Run ``query`` as chosen and every candidate that could be cheaper; stop on any wrong answer."""
     model, expected = searcher.model, brute_force(table, query)
     chosen = search(searcher, query, limit)
-    costs, floors = {chosen.plan: chosen.cost(model)}, set()
+    candidates, floors = {chosen.plan: chosen.figures}, set()
     for plan, _ in searcher.plan(query).ranked:
         label = describe(plan)
-        if label in costs:
+        if label in candidates:
             continue
-        floor = _floor(table, query, plan, model, expected)
-        if floor >= costs[chosen.plan]:
-            costs[label] = floor
+        floor = _floor(table, query, plan, expected)
+        if model.cost(floor) >= chosen.cost(model):
+            candidates[label] = floor
             floors.add(label)
             continue
         run = search(searcher, query, limit, only=_only(label))
         _check(query, run, expected)
-        costs[label] = run.cost(model)
+        candidates[label] = run.figures
     _check(query, chosen, expected)
-    return Measured(query, chosen, costs, frozenset(floors))
+    return Measured(query, chosen, candidates, frozenset(floors))
 
 
 def _only(label: str) -> Callable[[Plan], bool]:

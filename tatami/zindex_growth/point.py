@@ -18,6 +18,8 @@ import numpy as np
 import zindex.executor
 from tatami.dynamodb_model.table import Table
 from tatami.zindex_growth.cities import Cities
+from tatami.zindex_growth.costs import Design
+from tatami.zindex_growth.designs import designs
 from tatami.zindex_growth.generator import Density, generate
 from tatami.zindex_growth.measure import Measured, measure
 from tatami.zindex_growth.statistics import Refresh, refresh_cost, statistics
@@ -61,6 +63,7 @@ class Point:
     world_expected: float = 0.0
     refresh: Refresh | None = None
     writes: list[WriteCost] = field(default_factory=list)
+    designs: list[Design] = field(default_factory=list)
     unsized: int = 0  # boxes whose tier even the whole world cannot hold at this size
     model_bytes: int = 0
     peak_rss_bytes: int = 0
@@ -101,6 +104,7 @@ def measure_point(
         point.world = measure(searcher, table, SearchQuery(declaration, bounds), PAGE)
     lap("searches")
     point.writes = write_costs(model, declaration, writes_per_kind)
-    lap("writes")
+    point.designs = designs(declaration, table, [m for _, m in point.boxes], point.writes)
+    lap("writes and designs")
     point.peak_rss_bytes = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     return point
