@@ -29,6 +29,7 @@ from tatami.zindex_growth.writes import WriteCost, write_costs
 from zindex import IndexedTable, SearchQuery
 from zindex.dynamodb import IndexRepository
 from zindex.search import Searcher
+from zindex.statistics import MAX_GROUPS
 
 __all__ = ["Point", "measure_point", "model_bytes", "serial"]
 
@@ -77,7 +78,9 @@ def measure_point(
     specs: Sequence[BoxSpec],
     writes_per_kind: int = 50,
     log: Callable[[str], None] = lambda line: None,
+    groups: int = MAX_GROUPS,
 ) -> Point:
+    """Measure one size (``groups``: the statistics' histogram groups, ``analyze``'s by default)."""
     point, clock, density = Point(size), time.monotonic(), Density(cities)
 
     def lap(name: str) -> None:
@@ -89,7 +92,7 @@ def measure_point(
     table = model.table(declaration.table)
     point.model_bytes = model_bytes(table)
     lap("generated and indexed")
-    built = statistics(declaration, table)
+    built = statistics(declaration, table, groups)
     point.refresh = refresh_cost(declaration, table, built)
     lap("statistics")
     searcher = Searcher(IndexRepository(declaration, model.as_client()), statistics=built)
@@ -104,7 +107,8 @@ def measure_point(
         point.world = measure(searcher, table, SearchQuery(declaration, bounds), PAGE)
     lap("searches")
     point.writes = write_costs(model, declaration, writes_per_kind)
+    lap("writes")
     point.designs = designs(declaration, table, [m for _, m in point.boxes], point.writes)
-    lap("writes and designs")
+    lap("designs")
     point.peak_rss_bytes = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     return point
