@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import random
-import uuid
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -21,12 +20,10 @@ from tatami.local.engines.traffic import attach
 from tests.support.zindex import (
     brute_force,
     create_table,
-    places_on,
+    loaded_places,
     random_bounds,
-    random_places,
     search_all,
     stream_record,
-    write_indexed,
 )
 from zindex import IndexedTable, SearchQuery
 from zindex.analyze import analyze
@@ -42,12 +39,7 @@ Places = tuple[IndexedTable, list[dict[str, Any]]]
 @pytest.fixture(scope="module")
 def places(client: Any) -> Places:
     """1,200 indexed places in DynamoDB Local (clustered, with the edges), and their statistics."""
-    declaration = places_on(f"model-{uuid.uuid4().hex[:8]}")
-    create_table(client, declaration)
-    items = random_places(random.Random(38), 1200)
-    write_indexed(client, declaration, items)
-    analyze(IndexRepository(declaration, client))
-    return declaration, items
+    return loaded_places(client, 1200, seed=38)
 
 
 @pytest.fixture(scope="module")
