@@ -7,16 +7,19 @@ index range; only the items a page returns become dicts. It speaks the low-level
 (:class:`ModelDynamoDB`: the calls ``zindex.dynamodb`` makes), so the engine's planner, optimizer,
 executor and maintainer run on it without a change or a branch.
 
-Bottom up: ``expressions`` (DynamoDB's expression language, parsed) -> ``columns`` (an attribute of
-every base row) -> ``conditions`` (expressions evaluated over rows or one item) -> ``indexes`` (a GSI
-in key order) -> ``table`` (base rows, the overlay of items written since, sizes) -> ``streams`` and
-``pages`` (what one Query or Scan page reads and costs) -> ``writes`` (write units) -> ``client``.
+Bottom up: ``tokens``, ``expressions``, ``updates`` (DynamoDB's expression language, parsed) ->
+``columns``, ``numbers``, ``texts`` (an attribute of every base row) -> ``conditions`` (expressions
+evaluated over rows or one item) -> ``indexes`` (a GSI in key order) -> ``table`` (base rows, the
+overlay of items written since, sizes; ``loading``: columns from items; ``hashing``: DynamoDB Local's
+key order) -> ``streams`` and ``pages`` (what one Query or Scan page reads and costs) -> ``writes``
+(write units) -> ``requests``, ``keyconditions``, ``schema`` (a call's parameters) -> ``client``.
 ``semantics`` names the three billing details where DynamoDB Local and the documentation differ; the
 model does either, and matches DynamoDB Local box for box
 (``tests/integration/zindex/test_model_against_dynamodb_local.py``).
 """
 
-from tatami.dynamodb_model.client import Meter, ModelDynamoDB
+from tatami.dynamodb_model.client import ModelDynamoDB
+from tatami.dynamodb_model.schema import Meter
 from tatami.dynamodb_model.semantics import DOCUMENTED, DYNAMODB_LOCAL, Semantics
 
 __all__ = ["DOCUMENTED", "DYNAMODB_LOCAL", "Meter", "ModelDynamoDB", "Semantics"]

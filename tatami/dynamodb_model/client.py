@@ -11,24 +11,22 @@ BatchWriteItem. Every read and write is billed by DynamoDB's rules and added to 
 from __future__ import annotations
 
 import threading
-from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 from botocore.exceptions import ClientError
 
 from tatami.dynamodb_model.columns import Column
 from tatami.dynamodb_model.conditions import holds
-from tatami.dynamodb_model.expressions import Unsupported
-from tatami.dynamodb_model.indexes import IndexSchema
 from tatami.dynamodb_model.keyconditions import key_range
 from tatami.dynamodb_model.loading import columns_of
 from tatami.dynamodb_model.pages import PageSource, read_page
 from tatami.dynamodb_model.requests import Request, consumed
+from tatami.dynamodb_model.schema import Meter, table_schema
 from tatami.dynamodb_model.semantics import DOCUMENTED, Semantics
 from tatami.dynamodb_model.streams import index_scan, query, table_scan
 from tatami.dynamodb_model.table import Table
+from tatami.dynamodb_model.tokens import Unsupported
 from tatami.dynamodb_model.writes import failed_write_units, updated, write_units_of
 from zindex.dynamojson import to_item, to_wire_item
 from zindex.sizes import item_size, read_units
@@ -36,34 +34,7 @@ from zindex.sizes import item_size, read_units
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
 
-__all__ = ["Meter", "ModelDynamoDB"]
-
-
-@dataclass
-class Meter:
-    """Calls and units billed so far: read units by operation, write units by target (``"table"`` or
-    the GSI's name)."""
-
-    calls: Counter[str] = field(default_factory=Counter)
-    read_units: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
-    write_units: Counter[str] = field(default_factory=Counter)
-
-    def copy(self) -> Meter:
-        return Meter(Counter(self.calls), defaultdict(float, self.read_units), Counter(self.write_units))
-
-
-def _projection(spec: Mapping[str, Any]) -> tuple[str, ...] | None:
-    kind = spec.get("ProjectionType", "ALL")
-    return None if kind == "ALL" else tuple(spec.get("NonKeyAttributes", ()) if kind == "INCLUDE" else ())
-
-
-def _key_names(schema: Any) -> tuple[str, ...]:
-    return tuple(a["AttributeName"] for a in sorted(schema, key=lambda a: a["KeyType"] != "HASH"))
-
-
-def _hash_range(schema: Any) -> tuple[str, str | None]:
-    names = _key_names(schema)
-    return names[0], names[1] if len(names) > 1 else None
+__all__ = ["ModelDynamoDB"]
 
 
 class ModelDynamoDB:
@@ -98,20 +69,7 @@ class ModelDynamoDB:
 
     # --- tables -------------------------------------------------------------------------------------
     def create_table(self, **params: Any) -> dict[str, Any]:
-        request = Request("CreateTable", params)
-        name, key = request.need("TableName"), _key_names(request.need("KeySchema"))
-        for ignored in (
-            "AttributeDefinitions",
-            "BillingMode",
-            "ProvisionedThroughput",
-            "StreamSpecification",
-        ):
-            request.take(ignored)
-        indexes = [
-            IndexSchema(g["IndexName"], *_hash_range(g["KeySchema"]), _projection(g["Projection"]))
-            for g in request.take("GlobalSecondaryIndexes", [])
-        ]
-        request.done()
+        name, key, indexes = table_schema(Request("CreateTable", params))
         with self._lock:
             self.tables[name] = Table(name, key, indexes, self.semantics)
         return {"TableDescription": {"TableName": name, "TableStatus": "ACTIVE"}}

@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 
 from tatami.dynamodb_model.columns import Column
-from tatami.dynamodb_model.expressions import And, Between, Compare, Exists, In, Node, Not, Or, Unsupported
+from tatami.dynamodb_model.expressions import And, Between, Compare, Exists, In, Node, Not, Or
+from tatami.dynamodb_model.tokens import Unsupported
 
 __all__ = ["holds", "key_bounds", "row_mask"]
 

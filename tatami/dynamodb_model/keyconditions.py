@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any, TypeGuard
 
 from tatami.dynamodb_model.conditions import key_bounds
-from tatami.dynamodb_model.expressions import And, Between, Compare, Node, Unsupported
+from tatami.dynamodb_model.expressions import And, Between, Compare, Node
 from tatami.dynamodb_model.indexes import IndexSchema
 from tatami.dynamodb_model.table import Table
+from tatami.dynamodb_model.tokens import Unsupported
 
 __all__ = ["key_range"]
 

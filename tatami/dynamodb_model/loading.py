@@ -13,9 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from tatami.dynamodb_model.columns import Binaries, Column, Texts
-from tatami.dynamodb_model.expressions import Unsupported
+from tatami.dynamodb_model.columns import Binaries, Column
 from tatami.dynamodb_model.numbers import Numbers
+from tatami.dynamodb_model.texts import Texts
+from tatami.dynamodb_model.tokens import Unsupported
 
 __all__ = ["columns_of"]
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tatami.dynamodb_model.expressions import Node, Unsupported, Update, parse_condition, parse_update
+from tatami.dynamodb_model.expressions import Node, parse_condition
+from tatami.dynamodb_model.tokens import Unsupported
+from tatami.dynamodb_model.updates import Update, parse_update
 from zindex.dynamojson import to_item, to_python
 
 __all__ = ["Request", "consumed"]

@@ -15,10 +15,10 @@ from typing import Any
 import numpy as np
 
 from tatami.dynamodb_model.columns import Column
-from tatami.dynamodb_model.expressions import Unsupported
 from tatami.dynamodb_model.hashing import key_hash, key_hashes
 from tatami.dynamodb_model.indexes import IndexSchema, SortedEntries
 from tatami.dynamodb_model.semantics import Semantics
+from tatami.dynamodb_model.tokens import Unsupported
 
 __all__ = ["Table"]
 

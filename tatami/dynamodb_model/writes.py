@@ -17,8 +17,9 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
-from tatami.dynamodb_model.expressions import Unsupported, Update
 from tatami.dynamodb_model.table import Table
+from tatami.dynamodb_model.tokens import Unsupported
+from tatami.dynamodb_model.updates import Update
 from zindex.sizes import item_size, write_units
 
 __all__ = ["failed_write_units", "updated", "write_units_of"]

@@ -15,8 +15,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from tatami.dynamodb_model.columns import Binaries, Column, Formatted, Texts
+from tatami.dynamodb_model.columns import Binaries, Column
 from tatami.dynamodb_model.numbers import Numbers
+from tatami.dynamodb_model.texts import Formatted, Texts
 from zindex import IndexedTable, SortedIndex, ZIndex
 from zorder import Fixed, UInt
 

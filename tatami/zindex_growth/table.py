@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from tatami.dynamodb_model import DOCUMENTED, ModelDynamoDB, Semantics
-from tatami.dynamodb_model.columns import Column, Formatted, Texts
+from tatami.dynamodb_model.columns import Column
 from tatami.dynamodb_model.numbers import Numbers
+from tatami.dynamodb_model.texts import Formatted, Texts
 from tatami.zindex_growth.cities import Cities
 from tatami.zindex_growth.generator import COORDINATE_SCALE, Places
 from tatami.zindex_growth.keys import codes, index_columns

@@ -8,8 +8,9 @@ from decimal import Decimal
 
 import numpy as np
 
-from tatami.dynamodb_model.columns import Binaries, Formatted, Texts
+from tatami.dynamodb_model.columns import Binaries
 from tatami.dynamodb_model.numbers import Numbers, number_sizes
+from tatami.dynamodb_model.texts import Formatted, Texts
 from zindex.sizes import number_size
 
 

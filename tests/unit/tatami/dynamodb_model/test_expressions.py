@@ -11,17 +11,10 @@ import numpy as np
 import pytest
 
 from tatami.dynamodb_model.conditions import holds, row_mask
-from tatami.dynamodb_model.expressions import (
-    And,
-    Compare,
-    Not,
-    Or,
-    Unsupported,
-    Update,
-    parse_condition,
-    parse_update,
-)
+from tatami.dynamodb_model.expressions import And, Compare, Not, Or, parse_condition
 from tatami.dynamodb_model.loading import columns_of
+from tatami.dynamodb_model.tokens import Unsupported
+from tatami.dynamodb_model.updates import Update, parse_update
 
 
 def test_not_binds_before_and_before_or() -> None:

@@ -8,8 +8,8 @@ import zlib
 
 import numpy as np
 
-from tatami.dynamodb_model.columns import Formatted
 from tatami.dynamodb_model.numbers import Numbers
+from tatami.dynamodb_model.texts import Formatted
 from tatami.zindex_growth.generator import generate
 from tatami.zindex_growth.keys import crc32, index_columns
 from tatami.zindex_growth.statistics import statistics
