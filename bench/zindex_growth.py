@@ -1,6 +1,6 @@
 """Benchmark: the Z-index engine from 10^5 to 10^8 places, on the in-memory model of DynamoDB.
 
-    python bench/zindex_growth.py [--sizes 100000,1000000,10000000,100000000] [--per-tier 40]
+    python bench/zindex_growth.py [--sizes 100000,1000000,10000000,100000000] [--per-tier 30]
                                   [--searches-per-second 100] [--writes-per-second 20] [--seed 38]
 
 At each size: places generated like cities500's (tatami.zindex_growth.generator) and indexed in the
@@ -51,7 +51,7 @@ def options() -> argparse.Namespace:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--sizes", default="100000,1000000,10000000,100000000", help="places at each size")
-    parser.add_argument("--per-tier", type=int, default=40, help="boxes per tier of expected places (40)")
+    parser.add_argument("--per-tier", type=int, default=30, help="boxes per tier of expected places (30)")
     parser.add_argument("--writes-per-kind", type=int, default=100, help="writes billed per kind (100)")
     parser.add_argument(
         "--searches-per-second", type=float, default=100.0, help="for the monthly costs (100)"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 HOUR = 3600.0
-MACHINE_BYTES = 24 * 1024**3
+MACHINE_BYTES = 24e9  # the machine's 24 GB, in the units the bench prints memory in (1e9 bytes)
 
 
 def goals(summaries: list[dict[str, Any]]) -> list[tuple[str, float, bool]]:
@@ -65,7 +65,7 @@ def goals(summaries: list[dict[str, Any]]) -> list[tuple[str, float, bool]]:
         )
     )
     rss = max(s["peak_rss_bytes"] for s in summaries)
-    found.append(("peak memory fits the 24 GB machine (GB)", rss / 1024**3, rss <= MACHINE_BYTES))
+    found.append(("peak memory fits the 24 GB machine (GB)", rss / 1e9, rss <= MACHINE_BYTES))
     seconds = sum(sum(s["seconds"].values()) for s in summaries)
     found.append(("every size within an hour (minutes)", seconds / 60, seconds <= HOUR))
     return found

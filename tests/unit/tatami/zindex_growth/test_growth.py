@@ -1,7 +1,7 @@
 """Places grow where cities500's cities are, as densely as the closed form says; and a million of them,
 in the model, searched through the engine: exact, the optimizer's plan the cheapest candidate by what
 each really reads, planned from the statistics in milliseconds, writes billed as DynamoDB bills them.
-(bench/zindex_growth.py runs 10^5 to 10^8 places with forty boxes a tier; this is its 10^6 point with one.)"""
+(bench/zindex_growth.py runs 10^5 to 10^8 places with 30 boxes a tier; this is its 10^6 point with one.)"""
 
 from __future__ import annotations
 
