@@ -1,6 +1,7 @@
 """Benchmark: the in-memory model against DynamoDB Local on all of cities500, box by box.
 
     python bench/zindex_model_check.py [--boxes 240] [--population-boxes 60] [--seed 2024] [--fresh]
+                                       [--cities 500]  (15000: the sample's 34,006 cities, a quicker load)
 
 The places table of bench/zorder_search.py (its ~235,000 cities in DynamoDB Local under .local/bench/,
 loaded once) and the same cities in the model (tatami.dynamodb_model, with DynamoDB Local's semantics:
