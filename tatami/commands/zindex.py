@@ -4,7 +4,8 @@ Indexed tables are found in the stack's outputs (each ``<Name>ZIndex`` output ho
 declaration), so a new indexed table needs no change here. ``backfill`` is `tatami scan`'s parallel
 Scan (tatami/scan.py: a thread per segment, checkpoint, progress) with the maintainer's own step on
 every page; ``analyze`` builds the statistics; ``status`` says how far the maintainer is;
-``explain`` and ``advise`` live in tatami/commands/zindex_plans.py, the table lookup in zindex_target.py.
+``explain`` lives in tatami/commands/zindex_plans.py, ``advise`` in zindex_advise.py (its sizing in
+zindex_sizing.py), the table lookup in zindex_target.py.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from typing import Any
 import click
 from tqdm import tqdm
 
-from tatami.commands.zindex_plans import advise, explain
+from tatami.commands.zindex_advise import advise
+from tatami.commands.zindex_plans import explain
 from tatami.commands.zindex_target import open_table, table_options
 from tatami.local.state import default_work_dir
 from tatami.scan import Checkpoint, ScanSummary, parallel_scan

@@ -1,9 +1,8 @@
-"""`tatami zindex explain` and `tatami zindex advise`: the optimizer's reasoning, shown.
+"""`tatami zindex explain`: the optimizer's reasoning, shown.
 
 ``explain`` prints every candidate plan of one search with its estimate and cost and marks the one
 chosen, as PostgreSQL's EXPLAIN does; ``--analyze`` runs it (every page) and prints what it really
-read, paid and took beside the estimate. ``advise`` reads a workload of typical searches and a sample
-of the table and recommends an index set, with each index's storage and write cost.
+read, paid and took beside the estimate (``advise`` is in tatami/commands/zindex_advise.py).
 
 A search is written as bounds, ``name=LOW..HIGH`` (either side may be empty; ``name=VALUE`` for one
 value), e.g. ``latitude=35.5..35.9 longitude=139.4..139.9 population=100000..``.
@@ -14,15 +13,12 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
-from pathlib import Path
 from typing import Any
 
 import click
 
 from tatami.commands.zindex_target import open_table, table_options
 from zindex import Cursor, IndexedTable, SearchQuery
-from zindex.advisor import advise as advise_indexes
-from zindex.dynamodb import IndexRepository
 from zindex.errors import ZIndexError
 from zindex.executor import PageStats
 from zindex.optimizer import describe
@@ -136,65 +132,3 @@ def explain(
         click.echo(f"  items returned  {actual.items_returned:>12,}   estimated {est.results:>12,.0f}")
         click.echo(f"  Queries         {actual.queries:>12,}   estimated {est.queries:>12,.1f}")
         click.echo(f"  read units      {actual.consumed_rcu:>12,.1f}   estimated {est.rcu:>12,.1f}")
-
-
-def _workload(path: Path, table: IndexedTable) -> list[dict[str, tuple[Any, Any]]]:
-    searches = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if line.strip() and not line.lstrip().startswith("#"):
-            try:
-                searches.append(parse_bounds(table, line.split()))
-            except click.BadParameter as exc:
-                raise click.ClickException(f"{path}:{number}: {exc.message}") from None
-    if not searches:
-        raise click.ClickException(f"{path} holds no searches (one per line: name=LOW..HIGH ...)")
-    return searches
-
-
-def _sample(repository: IndexRepository, count: int) -> list[dict[str, Any]]:
-    """The first ``count`` items of a Scan (the table's hash order is as good as random)."""
-    items: list[dict[str, Any]] = []
-    start = None
-    while len(items) < count:
-        page = repository.scan(None, 0, 1, None, min(1000, count - len(items)), start)
-        items += [i for i in page.items if not repository.table.is_reserved(i)]
-        if (start := page.last_key) is None:
-            break
-    return items
-
-
-@click.command()
-@table_options
-@click.option(
-    "--workload",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    required=True,
-    help="Typical searches, one per line: name=LOW..HIGH ... (# starts a comment).",
-)
-@click.option(
-    "--sample",
-    default=20_000,
-    show_default=True,
-    type=click.IntRange(100, 1_000_000),
-    help="Items of the table to build the hypothetical statistics from.",
-)
-def advise(local: bool, table_name: str, workload: Path, sample: int) -> None:
-    """Recommend indexes for a workload: each with the workload's cost once it is added, how many
-    searches it serves best, its storage and the write units each item write adds."""
-    _, repository = open_table(local, table_name)
-    searches = _workload(workload, repository.table)
-    items = _sample(repository, sample)
-    searcher = Searcher(repository)
-    analyzed = searcher.statistics().items if searcher.without_statistics() is None else 0
-    total = max(len(items), analyzed)
-    found = advise_indexes(repository.table, items, total, searches)
-    click.echo(
-        f"ADVISE {table_name}: {found.searches} searches, sample of {len(items):,} of ~{total:,} items"
-    )
-    click.echo(f"  no index (a Scan per search): workload cost {found.scan_cost:,.1f}")
-    for n, p in enumerate(found.kept, 1):
-        click.echo(
-            f"  {n}. {p.index.describe():<48} workload cost {p.workload_cost:>9,.1f}  "
-            f"best for {p.best_for:>4} searches  {p.storage_bytes / 1e6:>8,.1f} MB  "
-            f"+{p.write_units} WCU per item write"
-        )

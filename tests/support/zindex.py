@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import base64
 import random
+import uuid
 from collections.abc import Callable, Mapping
 from decimal import Decimal
 from typing import Any
 
 from tatami_functions.places.table import PLACES, POPULATION_CEILING
 from zindex import Cursor, IndexedTable, Plan, SearchQuery, SortedIndex, ZIndex
+from zindex.analyze import analyze
 from zindex.dynamodb import IndexRepository
 from zindex.dynamojson import to_wire, to_wire_item
 from zindex.executor import PageStats
@@ -103,6 +105,16 @@ def write_indexed(client: Any, declaration: IndexedTable, items: list[dict[str, 
                 .get("UnprocessedItems", {})
                 .get(declaration.table, [])
             )
+
+
+def loaded_places(client: Any, count: int, seed: int) -> tuple[IndexedTable, list[dict[str, Any]]]:
+    """A new places table holding ``count`` indexed random places, and the statistics built from them."""
+    declaration = places_on(f"places-{uuid.uuid4().hex[:8]}")
+    create_table(client, declaration)
+    items = random_places(random.Random(seed), count)
+    write_indexed(client, declaration, items)
+    analyze(IndexRepository(declaration, client))
+    return declaration, items
 
 
 def _range(rng: random.Random, lo: float, hi: float, width: float) -> tuple[Decimal, Decimal]:

@@ -6,23 +6,41 @@ the sample and scaled to the table, and every search of the workload priced by t
 each index alone. Then indexes are added greedily, each time the one that lowers the workload's total
 cost most, while it lowers it by more than ``min_gain``; each comes with what it costs to keep: its
 storage and the write units every item write adds (a GSI entry is written with its item).
+
+Sizing (:func:`bucket_options`, :func:`bucket_bits`, :func:`shards_needed`): a Z index's writes land in
+the bucket of the item written, so its busiest bucket takes that bucket's share of the writes, up to
+three entry writes each (the user's write updates the entry, the maintainer's deletes and puts it); a
+bucket is one partition key, so that must stay within what one partition takes (the caller passes
+DynamoDB's 1,000 write units a second times the share it plans on). The fewest bucket bits that fit are
+the advice: every bucket a box crosses is one more Query. A sorted index spreads its writes evenly over
+its shards.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from zindex.kinds import KINDS
+from zindex.kinds import KINDS, ZIndex
 from zindex.optimizer import candidates
 from zindex.plan import CostModel
 from zindex.query import SearchQuery
 from zindex.sizes import write_units
 from zindex.spec import Index, IndexedTable
-from zindex.statistics import build
+from zindex.statistics import IndexStats, build
 
-__all__ = ["Advice", "Proposal", "advise", "proposals"]
+__all__ = [
+    "Advice",
+    "Buckets",
+    "Proposal",
+    "advise",
+    "bucket_bits",
+    "bucket_options",
+    "proposals",
+    "shards_needed",
+]
 
 
 @dataclass(frozen=True)
@@ -126,3 +144,52 @@ def advise(
             Proposal(hypothetical.index(name), total, best.count(name), storage, write_units(own.entry_bytes))
         )
     return Advice(sum(c[None] for c in costs), tuple(kept), len(workload))
+
+
+# --- sizing: bucket bits and shards from the table's size and write rate ----------------------------
+ENTRY_WRITES_PER_ITEM_WRITE = 3  # at worst: the user's write updates the entry, the maintainer moves it
+
+
+@dataclass(frozen=True)
+class Buckets:
+    """A Z index with ``bits`` bucket bits: its busiest bucket's share of the entries (and of the writes,
+    which land where the items are) and its write units a second at the given rate."""
+
+    bits: int
+    busiest_share: float
+    busiest_write_units: float
+    fits: bool  # the busiest bucket stays within the partition's share it may use
+
+
+def bucket_options(
+    index: ZIndex, table: IndexedTable, stats: IndexStats, writes_per_second: float, partition_units: float
+) -> list[Buckets]:
+    """Every bucket bit count from 0 to 16 (or the address's bits), from the statistics' histogram of
+    addresses; ``partition_units``: the write units a second one partition may take (its limit times
+    the share of it a design may plan on)."""
+    bits = table.schema(index.name).bits
+    per_write = ENTRY_WRITES_PER_ITEM_WRITE * write_units(stats.entry_bytes)
+    found = []
+    for count in range(min(16, bits) + 1):
+        shift = bits - count
+        shares = [stats.keys.share(n << shift, ((n + 1) << shift) - 1) for n in range(1 << count)]
+        busiest = max(shares) * writes_per_second * per_write
+        found.append(Buckets(count, max(shares), busiest, busiest <= partition_units))
+    return found
+
+
+def bucket_bits(options: Sequence[Buckets]) -> Buckets:
+    """The fewest bucket bits whose busiest bucket fits (each bucket a box crosses is one more Query,
+    so more bits than that only cost reads); the most there are when none fits."""
+    return next((o for o in options if o.fits), options[-1])
+
+
+def shards_needed(stats: IndexStats, writes_per_second: float, partition_units: float) -> int:
+    """A sorted index's shards: its writes spread evenly (a hash of the key), each within a partition.
+
+    >>> from zindex.equidepth import EquiDepth
+    >>> shards_needed(IndexStats(EquiDepth((), 1, 0, 0), (), 90.0), 1000, 800)
+    4
+    """
+    per_write = ENTRY_WRITES_PER_ITEM_WRITE * write_units(stats.entry_bytes)
+    return max(1, math.ceil(writes_per_second * per_write / partition_units))
