@@ -284,17 +284,6 @@ class LocalCloud:
 
     def _provision(self) -> None:
         self.tables = provision.create_tables(self.client("dynamodb"), self.assembly, self.resolver)
-        ttl_tables = [
-            TtlTable(t.name, t.ttl_attribute, t.key_attributes)
-            for t in self.assembly.tables
-            if t.ttl_attribute
-        ]
-        self.ttl_sweeper = TtlSweeper(
-            self.client("dynamodb"),
-            ttl_tables,
-            self.expired_items,
-            log=lambda line: self.log.write("ttl", line),
-        )
         provision.create_queues(self.client("sqs"), self.assembly, self.resolver)
         provision.create_buckets(self.client("s3"), self.assembly, self.resolver)
         provision.create_secrets(self.client("secretsmanager"), self.assembly, self.resolver)
