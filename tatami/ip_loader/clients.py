@@ -21,7 +21,9 @@ from tatami.target import Target
 def loader_client(target: Target) -> Any:
     """A DynamoDB client for `target` (the local cloud or the deployed stack's account and region).
 
-    >>> store = RangesStore(loader_client(resolve_target(local=True)), table_name)  # doctest: +SKIP
+    For example (not run as a doctest)::
+
+        store = RangesStore(loader_client(resolve_target(local=True)), table_name)
     """
     if not target.is_local:
         return boto3.client("dynamodb", config=UNVALIDATED_BULK_CALLS.config)

@@ -4,8 +4,10 @@ Its state and endpoints are `parts.CloudParts`; how its functions, API, TTL swee
 built is `wiring`, its stream triggers `triggers`; what it reports is `status` and what a caller does
 to it `actions`. Here: the engines, the template's resources, and the order of start and stop.
 
->>> with LocalCloud(LocalCloudConfig(cdk_out=Path("cdk.out"))) as cloud:  # doctest: +SKIP
-...     print(cloud.api_url, cloud.outputs)
+For example (not run as a doctest)::
+
+    with LocalCloud(LocalCloudConfig(cdk_out=Path("cdk.out"))) as cloud:
+        print(cloud.api_url, cloud.outputs)
 """
 
 from __future__ import annotations

@@ -39,9 +39,11 @@ def _key(user_id: str, row: str) -> Item:
 class CartsRepository(TableRepository):
     """The seed's `carts` table and its overloaded GSI (`sort_key`, `gsi_sk`).
 
-    >>> carts = CartsRepository("Tatami-Carts", client=boto3.client("dynamodb"))  # doctest: +SKIP
-    >>> carts.value("MAX", "靴下ID", ItemField.PRICE)  # doctest: +SKIP
-    3300
+    For example (not run as a doctest)::
+
+        carts = CartsRepository("Tatami-Carts", client=boto3.client("dynamodb"))
+        carts.value("MAX", "靴下ID", ItemField.PRICE)
+        # -> 3300
     """
 
     noun, unavailable, settings = "carts", CartsUnavailableError, CartsSettings

@@ -87,8 +87,10 @@ class Repository[ClientT]:
     def from_environment(cls) -> Self:
         """The function's repository, named by its environment (created once per execution environment).
 
-        >>> CartsTable.from_environment() is CartsTable.from_environment()  # doctest: +SKIP
-        True
+        For example (not run as a doctest)::
+
+            CartsRepository.from_environment() is CartsRepository.from_environment()
+            # -> True
         """
         instance = _instances.get(cls)
         if not isinstance(instance, cls):

@@ -1,7 +1,9 @@
 """Hot keys of the local cloud's recorded traffic, and what its replay at scale would throttle.
 
->>> found = analyse(records, schemas, Setting(), scale=50)  # doctest: +SKIP
->>> print(describe(found, top=5))  # doctest: +SKIP
+For example (not run as a doctest)::
+
+    found = analyse(records, schemas, Setting(), scale=50)
+    print(describe(found, top=5))
 """
 
 from __future__ import annotations
