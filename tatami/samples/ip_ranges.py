@@ -33,7 +33,8 @@ def load(cloud: LocalCloud, progress: LoadProgress) -> str:
     For example (not run as a doctest)::
 
         load(cloud, lambda done, total: None)
-        # -> 'v1: 3,644 rows -> 3,967 items (323 gaps, 0 splits) in 10 partitions (DB-IP/RouteViews/NRO, CC BY 4.0)'
+        # -> 'v1: 3,644 rows -> 3,967 items (323 gaps, 0 splits) in 10 partitions
+        #     (DB-IP/RouteViews/NRO, CC BY 4.0)'
     """
     from tatami.ip_loader.clients import loader_client
     from tatami.ip_loader.load import load as load_ranges

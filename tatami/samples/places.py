@@ -111,7 +111,8 @@ def load(cloud: LocalCloud, progress: LoadProgress) -> str:
     For example (not run as a doctest)::
 
         load(cloud, lambda done, total: None)
-        # -> '34,006 places written in 14 s; fully indexed (34,006 entries) by the stream maintainer 18 s after ...'
+        # -> '34,006 places written in 14 s; fully indexed (34,006 entries) by the stream maintainer
+        #     18 s after ...'
     """
     target = cloud_target(cloud)
     repository = IndexRepository(
