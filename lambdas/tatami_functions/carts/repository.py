@@ -6,7 +6,6 @@ they are needed locally), so a reader never sees half an item.
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
 from tatami_functions.carts.exceptions import CartNotFoundError, CartsUnavailableError
@@ -14,7 +13,7 @@ from tatami_functions.carts.rows import INDEXED_ITEM_FIELD, INDEXED_SHIP_TO_FIEL
 from tatami_functions.carts.schemas import ItemField
 from tatami_functions.carts.settings import CartsSettings
 from tatami_functions.carts.table import BY_ROW, CARTS
-from tatami_functions.common.attribute_values import deserialize, serialize
+from tatami_functions.common.attribute_values import deserialize, json_value, serialize
 from tatami_functions.common.paging import Item, ListPage, ReadStats, start_key
 from tatami_functions.common.repository import CONDITION_FAILED, TableRepository
 
@@ -28,8 +27,7 @@ def _row(user_id: str, key: str, value: Any, indexed: bool) -> Item:
 
 
 def _value(item: Item) -> Any:
-    value = deserialize(item["value"])
-    return int(value) if isinstance(value, Decimal) else value
+    return json_value(deserialize(item["value"]))
 
 
 def _key(user_id: str, row: str) -> Item:
