@@ -1,9 +1,7 @@
 """Hot keys of the local cloud's recorded traffic, and what its replay at scale would throttle.
 
-For example (not run as a doctest)::
-
-    found = analyse(records, schemas, Setting(), scale=50)
-    print(describe(found, top=5))
+>>> found = analyse(records, schemas, Setting(), scale=50)  # doctest: +SKIP
+>>> print(describe(found, top=5))  # doctest: +SKIP
 """
 
 from __future__ import annotations

@@ -44,9 +44,7 @@ class Client(Protocol):
 class Simulation:
     """Run a client against key spaces until it finishes (or `max_seconds` pass).
 
-    For example (not run as a doctest)::
-
-        sim = Simulation([table]); sim.run(BatchLoader(requests, SdkClient()))
+    >>> sim = Simulation([table]); sim.run(BatchLoader(requests, SdkClient()))  # doctest: +SKIP
     """
 
     def __init__(self, spaces: Sequence[KeySpace], max_seconds: float = 86_400) -> None:

@@ -6,11 +6,9 @@ a range. `sweep` runs the workload at the middle reading with several hash seeds
 pessimistic and optimistic readings with the first seed; each figure is then the median of the
 middle runs and the lowest and highest of all runs.
 
-For example (not run as a doctest)::
-
-    ranges = sweep(lambda setting: keys_workload("t", keys, setting), Setting(), seeds=3)
-    str(ranges.span(lambda report: report.throughput))
-    # -> '3,317 (2,711-3,572)'
+>>> ranges = sweep(lambda setting: keys_workload("t", keys, setting), Setting(), seeds=3)  # doctest: +SKIP
+>>> str(ranges.span(lambda report: report.throughput))  # doctest: +SKIP
+'3,317 (2,711-3,572)'
 """
 
 from __future__ import annotations
