@@ -31,7 +31,7 @@ from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from tatami_functions.common import writes
 from tatami_functions.common.clients import answer_by
 from tatami_functions.common.dependencies import answer_dependency_failures
-from tatami_functions.common.errors import ServiceError
+from tatami_functions.common.errors import TatamiError
 from tatami_functions.common.observability import logger
 from tatami_functions.common.request_limits import BodyTooLargeError, LimitExceededError, check_request
 from tatami_functions.common.text import nfc, normalised_event, path_value
@@ -168,8 +168,8 @@ def create_resolver(service: str | None = None) -> APIGatewayRestResolver:
             HTTPStatus.NOT_FOUND, {"message": f"no route for {event.http_method} {event.path}"}
         )
 
-    @app.exception_handler(ServiceError)
-    def _service_error(exc: ServiceError) -> Response[Any]:
+    @app.exception_handler(TatamiError)
+    def _service_error(exc: TatamiError) -> Response[Any]:
         response = _answer(app, exc.status, "{exc}")(exc)
         if exc.retry_after is not None:
             response.headers["Retry-After"] = str(exc.retry_after)
