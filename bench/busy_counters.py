@@ -15,7 +15,6 @@ Writes bench/results/busy_counters.json; exits 1 if any increment counted twice.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import subprocess
 import sys
@@ -27,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import requests
+from _results import write_results
 
 from tatami.local.cloud import LocalCloud, LocalCloudConfig, free_ports
 from tatami.local.engines.faults import LOST_RESPONSE, FaultPlan
@@ -64,8 +64,7 @@ def main() -> int:
                 "busy": _run(cloud, "busy", args, None),
                 "busy, lost responses": _run(cloud, "lossy", args, LOSSY),
             }
-    RESULTS.parent.mkdir(exist_ok=True)
-    RESULTS.write_text(json.dumps(runs, indent=2) + "\n")
+    write_results(RESULTS, runs)
     for name, run in runs.items():
         print(
             f"{name:<22} {run['increments']} increments in {run['seconds']:.0f} s "

@@ -15,7 +15,6 @@ bench/results/capacity_seed003.json.
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import sys
 import time
@@ -23,6 +22,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "lambdas")]
+
+from _results import write_results  # noqa: E402
 
 from tatami.capacity.adapters import seed003  # noqa: E402
 
@@ -69,10 +70,8 @@ def main() -> None:
             for result in found
         ],
     }
-    RESULTS.parent.mkdir(exist_ok=True)
-    RESULTS.write_text(json.dumps(document, indent=2) + "\n")
-    spent = f"{document['cpu_seconds']} s of CPU, {document['wall_seconds']} s"
-    print(f"wrote {RESULTS.relative_to(ROOT)} ({spent})")
+    write_results(RESULTS, document)
+    print(f"spent {document['cpu_seconds']} s of CPU, {document['wall_seconds']} s")
 
 
 if __name__ == "__main__":

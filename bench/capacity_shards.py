@@ -21,7 +21,6 @@ Writes bench/results/capacity_shards.json; docs/capacity.md quotes its table.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import platform
 import statistics
@@ -30,6 +29,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "lambdas")]
+
+from _results import write_results  # noqa: E402
 
 from tatami.capacity.model.capacity import Capacity  # noqa: E402
 from tatami.capacity.reports.run import simulate  # noqa: E402
@@ -82,9 +83,7 @@ def main() -> None:
         "seeds": args.seeds,
         "curve": rows,
     }
-    RESULTS.parent.mkdir(exist_ok=True)
-    RESULTS.write_text(json.dumps(document, indent=2) + "\n")
-    print(f"wrote {RESULTS.relative_to(ROOT)}")
+    write_results(RESULTS, document)
 
 
 if __name__ == "__main__":

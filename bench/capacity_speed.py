@@ -13,7 +13,6 @@ bench/results/capacity_speed.json.
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import sys
 import time
@@ -21,6 +20,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "lambdas")]
+
+from _results import write_results  # noqa: E402
 
 from tatami.capacity.model.capacity import Capacity  # noqa: E402
 from tatami.capacity.reports.run import simulate  # noqa: E402
@@ -69,9 +70,7 @@ def main() -> None:
         ),
     ]
     document = {"benchmark": "capacity_speed", "machine": platform.platform(), "runs": rows}
-    RESULTS.parent.mkdir(exist_ok=True)
-    RESULTS.write_text(json.dumps(document, indent=2) + "\n")
-    print(f"wrote {RESULTS.relative_to(ROOT)}")
+    write_results(RESULTS, document)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,6 @@ bench/results/capacity_verdicts.json.
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import sys
 import time
@@ -32,6 +31,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "lambdas")]
+
+from _results import write_results  # noqa: E402
 
 from tatami.capacity.model.capacity import Capacity  # noqa: E402
 from tatami.capacity.model.keys import key_hash  # noqa: E402
@@ -131,9 +132,7 @@ def main() -> None:
         "seeds": args.seeds,
         "cases": rows,
     }
-    RESULTS.parent.mkdir(exist_ok=True)
-    RESULTS.write_text(json.dumps(document, indent=2) + "\n")
-    print(f"wrote {RESULTS.relative_to(ROOT)}")
+    write_results(RESULTS, document)
 
 
 if __name__ == "__main__":

@@ -42,6 +42,7 @@ from _cold_start.requests import (
     first_requests,
 )
 from _cold_start.world import World, running
+from _results import write_results
 
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "bench" / "results" / "cold_start.json"
@@ -203,9 +204,8 @@ def main() -> None:
         runs, api = run(cdk_out, Path(scratch) / "work", args.rounds, args.only)
     rows = report(runs, api)
     if not args.only:
-        RESULTS.parent.mkdir(exist_ok=True)
         summary = {"rounds": args.rounds, "python": sys.version, "functions": rows}
-        RESULTS.write_text(json.dumps(summary, indent=1))
+        write_results(RESULTS, summary, indent=1)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,6 @@ Prints the figures and writes bench/results/console.json.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import tempfile
 import time
@@ -29,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import requests
+from _results import write_results
 
 from tatami.capacity.adapters.insights import analyse
 from tatami.capacity.adapters.traffic import read_records, schemas_from
@@ -144,8 +144,7 @@ def main() -> None:
         line = "  ".join(f"{name} {t['median_ms']:7.1f} ({t['p95_ms']:6.1f})" for name, t in timings.items())
         ratio = timings["console"]["median_ms"] / timings["wrapped"]["median_ms"]
         print(f"  {view:<11} {line}   console/wrapped {ratio:.2f}x")
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps({"repeat": args.repeat, "views": found}, indent=2))
+    write_results(RESULTS, {"repeat": args.repeat, "views": found})
 
 
 if __name__ == "__main__":

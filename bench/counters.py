@@ -16,7 +16,6 @@ import argparse
 import json
 import multiprocessing
 import os
-import platform
 import sys
 import tempfile
 import time
@@ -26,6 +25,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "lambdas")]
+
+from _results import machine, write_results  # noqa: E402
 
 from tatami.local.engines import processes as engines  # noqa: E402
 from tatami_functions.common.clients import API_CALLS  # noqa: E402
@@ -218,12 +219,9 @@ def print_table(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
     print("\n" + "\n".join(notes))
 
 
-def write_results(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
-    RESULTS.parent.mkdir(exist_ok=True)
-    machine = f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}"
-    document = {"benchmark": "counters", "machine": machine, "workers": args.workers, "designs": rows}
-    RESULTS.write_text(json.dumps(document, indent=2) + "\n")
-    print(f"\nwrote {RESULTS.relative_to(ROOT)}")
+def save(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
+    document = {"benchmark": "counters", "machine": machine(), "workers": args.workers, "designs": rows}
+    write_results(RESULTS, document)
 
 
 def main() -> None:
@@ -247,7 +245,7 @@ def main() -> None:
         finally:
             engine.stop()
     print_table(rows, args)
-    write_results(rows, args)
+    save(rows, args)
 
 
 if __name__ == "__main__":

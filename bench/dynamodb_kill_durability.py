@@ -32,19 +32,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from _results import write_results  # noqa: E402
+
+from tatami.clients import FAST_FAIL  # noqa: E402
 from tatami.local.engines import commit_barrier  # noqa: E402
 from tatami.local.engines import processes as engines  # noqa: E402
 
 RESULTS = REPO / "bench" / "results" / "dynamodb_kill_durability{}.json"  # "-no-barrier" or ""
 TABLE = "Durability"
 # One attempt per call: the writer itself sends again, so each answer is one attempt's.
-ONE_ATTEMPT = Config(connect_timeout=1, read_timeout=5, retries={"total_max_attempts": 1})
+ONE_ATTEMPT = FAST_FAIL.config
 
 
 @dataclass
@@ -182,8 +184,7 @@ def main() -> None:
     }
     print(json.dumps(report, indent=2))
     results = Path(str(RESULTS).format("-no-barrier" if args.no_commit_barrier else ""))
-    results.parent.mkdir(parents=True, exist_ok=True)
-    results.write_text(json.dumps(report, indent=2) + "\n")
+    write_results(results, report)
 
 
 if __name__ == "__main__":

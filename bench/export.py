@@ -13,9 +13,6 @@ writes bench/results/export.json.
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import platform
 import random
 import sys
 import tempfile
@@ -28,6 +25,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "lambdas")]
+
+from _results import machine, write_results  # noqa: E402
 
 from tatami.local.engines import exports as local_exports  # noqa: E402
 from tatami.local.engines import processes as engines  # noqa: E402
@@ -152,7 +151,7 @@ def run(target: Target, count: int, segments: int, work: Path) -> dict[str, Any]
     assert rows == scan_rows, "DuckDB and the Python scan must give the same answer"
     return {
         "benchmark": "export",
-        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
+        "machine": machine(),
         "items": count,
         "segments": segments,
         "data_files": len(files.paths),
@@ -189,9 +188,7 @@ def report(result: dict[str, Any]) -> None:
         f"scan / first answer: {scan / result['duckdb_first_answer_seconds']:.1f}x",
     ]
     print("\n".join(lines))
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(result, indent=2) + "\n")
-    print(f"wrote {RESULTS.relative_to(ROOT)}")
+    write_results(RESULTS, result)
 
 
 if __name__ == "__main__":

@@ -27,7 +27,6 @@ sys.path[:0] = [str(REPO / "lambdas")]
 import argparse  # noqa: E402 - after the path fix above
 import bisect  # noqa: E402
 import csv  # noqa: E402
-import json  # noqa: E402
 import os  # noqa: E402
 import platform  # noqa: E402
 import random  # noqa: E402
@@ -38,6 +37,7 @@ from concurrent.futures import ThreadPoolExecutor  # noqa: E402
 from contextlib import contextmanager  # noqa: E402
 from typing import Any  # noqa: E402
 
+from _results import write_results  # noqa: E402
 from boto3.dynamodb.types import TypeDeserializer  # noqa: E402
 
 from tatami.ip_loader.clients import loader_client  # noqa: E402
@@ -304,9 +304,7 @@ def main() -> None:
             engine.stop()
     machine = f"Python {platform.python_version()}, {os.cpu_count()} CPUs, DynamoDB Local in memory"
     print(f"IP lookup benchmark: {machine}, load average {os.getloadavg()[0]:.1f}\n{report(result)}")
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps({"machine": machine, **result}, indent=2) + "\n", encoding="utf-8")
-    print(f"wrote {RESULTS.relative_to(REPO)}")
+    write_results(RESULTS, {"machine": machine, **result})
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import requests
+from _results import write_results
 
 from tatami.local.cloud import LocalCloud, LocalCloudConfig, free_ports
 from tatami.samples import ip_ranges
@@ -189,18 +190,15 @@ def _report(stats: dict[str, Any], checks: dict[str, tuple[bool, str]], args: An
         )
     for check, (ok, detail) in checks.items():
         print(f"{'PASS' if ok else 'FAIL'}  {check}: {detail}")
-    RESULTS.parent.mkdir(exist_ok=True)
-    RESULTS.write_text(
-        json.dumps(
-            {
-                "users": args.users,
-                "max_requests": args.requests,
-                "seconds": seconds,
-                "routes": rows,
-                "checks": {k: v[0] for k, v in checks.items()},
-            },
-            indent=2,
-        )
+    write_results(
+        RESULTS,
+        {
+            "users": args.users,
+            "max_requests": args.requests,
+            "seconds": seconds,
+            "routes": rows,
+            "checks": {k: v[0] for k, v in checks.items()},
+        },
     )
 
 

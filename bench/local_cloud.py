@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import os
 import statistics
 import subprocess
@@ -28,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import requests
+from _results import write_results
 
 from tatami.local.cloud import LocalCloud, LocalCloudConfig, free_ports
 
@@ -137,20 +137,16 @@ def main() -> None:
         f"{'API overhead per request (ms)':<46}{overhead['median'] * ms:>10.3f}{overhead['p95'] * ms:>10.3f}"
     )
     print(f"goal: stream median under 1 s: {'met' if stream['median'] < 1 else 'NOT met'}")
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(
-        json.dumps(
-            {
-                "stream_seconds": stream,
-                "api_seconds": api,
-                "direct_seconds": direct,
-                "overhead_seconds": overhead,
-                "poll_interval_seconds": poll_interval,
-            },
-            indent=2,
-        )
+    write_results(
+        RESULTS,
+        {
+            "stream_seconds": stream,
+            "api_seconds": api,
+            "direct_seconds": direct,
+            "overhead_seconds": overhead,
+            "poll_interval_seconds": poll_interval,
+        },
     )
-    print(f"wrote {RESULTS.relative_to(REPO)}")
 
 
 if __name__ == "__main__":

@@ -14,7 +14,6 @@ medians side by side with their ratio to the first mode, and writes bench/result
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import resource
@@ -25,6 +24,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from _results import write_results
 
 REPO = Path(os.environ.get("TATAMI_REPO") or Path(__file__).resolve().parents[1])
 RESULTS = REPO / "bench" / "results" / "local_startup.json"
@@ -122,8 +123,7 @@ def main() -> None:
         ratio = median["cpu_s"] / medians[first]["cpu_s"]
         figures = f"{median['banner_s']:11.1f} {median['samples_s']:12.1f} {median['cpu_s']:8.1f}"
         print(f"{mode:>8} {figures} {ratio:14.2f}")
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps({"runs": runs, "medians": medians}, indent=2))
+    write_results(RESULTS, {"runs": runs, "medians": medians})
 
 
 if __name__ == "__main__":

@@ -11,9 +11,7 @@ of R runs. Prints items/s side by side and writes bench/results/scan.json.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import platform
 import random
 import sys
 import tempfile
@@ -25,9 +23,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "lambdas")]
 
+from _results import machine, write_results  # noqa: E402
 from boto3.dynamodb.types import TypeSerializer  # noqa: E402
-from botocore.config import Config  # noqa: E402
 
+from tatami.clients import BULK_CALLS  # noqa: E402
 from tatami.local.engines import processes as engines  # noqa: E402
 from tatami.samples.labs import log_line  # noqa: E402
 from tatami.scan import ScanSummary, parallel_scan  # noqa: E402
@@ -35,7 +34,7 @@ from tatami.scan import ScanSummary, parallel_scan  # noqa: E402
 RESULTS = ROOT / "bench" / "results" / "scan.json"
 TABLE = "bench-logfile"
 SEGMENTS = (1, 2, 4, 8)
-CONFIG = Config(max_pool_connections=32, retries={"mode": "adaptive", "max_attempts": 10})
+CONFIG = BULK_CALLS.with_options(max_pool_connections=32).config
 
 
 def load(client: Any, items: int) -> float:
@@ -118,12 +117,9 @@ def main() -> None:
         for s in summaries
     ]
     print_table(rows, args.items, load_seconds)
-    RESULTS.parent.mkdir(exist_ok=True)
-    machine = f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}"
-    document = {"benchmark": "scan", "machine": machine, "items": args.items, "repeats": args.repeats}
+    document = {"benchmark": "scan", "machine": machine(), "items": args.items, "repeats": args.repeats}
     document |= {"load_seconds": round(load_seconds, 1), "runs": rows}
-    RESULTS.write_text(json.dumps(document, indent=2) + "\n")
-    print(f"\nwrote {RESULTS.relative_to(ROOT)}")
+    write_results(RESULTS, document)
 
 
 if __name__ == "__main__":

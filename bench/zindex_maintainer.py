@@ -21,7 +21,6 @@ Prints items/s and the two ratios issue 17 sets goals for, and writes bench/resu
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import tempfile
 import time
@@ -30,6 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from _results import write_results
 from _zorder_search import REPO
 
 from tatami.local.engines import processes as engines
@@ -157,9 +157,7 @@ def main() -> None:
             f"fully indexed {sample['indexed_seconds']:.1f} s after the first write"
         )
         print(f"  {'MET ' if ratio <= 2 else 'MISS'} fully indexed in <= 2x the write time: {ratio:.2f}")
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps({"python": platform.python_version(), **found}, indent=1))
-    print(f"wrote {RESULTS.relative_to(REPO)}")
+    write_results(RESULTS, {"python": platform.python_version(), **found}, indent=1)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
 import platform
 import random
 import sys
@@ -21,6 +20,7 @@ from typing import Any
 
 import pymorton
 import zCurve
+from _results import write_results
 
 from zorder import Fixed, Schema, UInt
 from zorder.bits import interleaver
@@ -136,9 +136,7 @@ def main(argv: list[str] | None = None) -> int:
         "microseconds_per_call": costs,
         "goal_met": goal == "met",
     }
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    print(f"wrote {RESULTS.relative_to(Path.cwd()) if RESULTS.is_relative_to(Path.cwd()) else RESULTS}")
+    write_results(RESULTS, result)
     return 0
 
 

@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from _results import write_results
 from _zorder_search import REPO
 from _zorder_search.data import DECLARATION
 from _zorder_search.figures import percentile
@@ -413,15 +414,12 @@ def main() -> None:
     summary = {
         name: {"median": statistics.median(v), "p95": percentile(v, 0.95)} for name, v in figures.items()
     }
-    OUTPUT.write_text(
-        json.dumps(
-            {
-                "amplification": summary,
-                "planning_ms": {"median": statistics.median(planning), "p95": percentile(planning, 0.95)},
-            },
-            indent=2,
-        )
-        + "\n"
+    write_results(
+        OUTPUT,
+        {
+            "amplification": summary,
+            "planning_ms": {"median": statistics.median(planning), "p95": percentile(planning, 0.95)},
+        },
     )
 
 

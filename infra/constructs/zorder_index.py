@@ -37,8 +37,10 @@ _TYPES = {  # the kinds name their GSI key types as DynamoDB does
 class ZOrderIndex(Construct):
     """The declared indexes on ``table`` plus their stream maintainer.
 
-    >>> ZOrderIndex(stack, "ZIndex", shared=shared, table=table, declaration=PLACES,
-    ...             service="places")  # doctest: +SKIP
+    For example (not run as a doctest)::
+
+        ZOrderIndex(stack, "ZIndex", shared=shared, table=table, declaration=PLACES,
+                    service="places")
     """
 
     def __init__(

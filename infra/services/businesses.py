@@ -25,7 +25,9 @@ ROUTES = (
 class BusinessesService(Construct):
     """Business with the sparse BusinessLocation GSI (BusinessType + `Country:State:City`).
 
-    >>> BusinessesService(stack, "BusinessesModel", shared=shared)  # doctest: +SKIP
+    For example (not run as a doctest)::
+
+        BusinessesService(stack, "BusinessesModel", shared=shared)
     """
 
     def __init__(self, scope: Construct, construct_id: str, *, shared: Shared) -> None:

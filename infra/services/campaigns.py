@@ -26,7 +26,9 @@ class CampaignsService(Construct):
     The stack gives it the id "CampaignUsers", the table's deployed one, so the table keeps its
     logical ID.
 
-    >>> CampaignsService(workshop, "CampaignUsers", shared=shared)  # doctest: +SKIP
+    For example (not run as a doctest)::
+
+        CampaignsService(workshop, "CampaignUsers", shared=shared)
     """
 
     def __init__(self, scope: Construct, construct_id: str, *, shared: Shared) -> None:

@@ -31,7 +31,9 @@ class CartsService(Construct):
     """The carts table (`.table`, as "Default": it keeps the logical ID it had as the scope's "Carts")
     and the function serving the cart routes.
 
-    >>> CartsService(workshop, "Carts", shared=shared)  # doctest: +SKIP
+    For example (not run as a doctest)::
+
+        CartsService(workshop, "Carts", shared=shared)
     """
 
     def __init__(self, scope: Construct, construct_id: str, *, shared: Shared) -> None:

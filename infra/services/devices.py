@@ -45,7 +45,9 @@ class DevicesService(Construct):
     """The device logs in `workshop` (the stack's workshop scope), archiving to `bucket`; `log_shards`
     is N of the random-shard GSI, `log_retention_days` how long a new log is kept by default.
 
-    >>> DevicesService(workshop, "DeviceLogs", shared=shared, bucket=bucket)  # doctest: +SKIP
+    For example (not run as a doctest)::
+
+        DevicesService(workshop, "DeviceLogs", shared=shared, bucket=bucket)
     """
 
     def __init__(

@@ -31,7 +31,9 @@ class DocumentsService(Construct):
     """The documents table (`.table`, as "Default": it keeps the logical ID it had as the scope's
     "Documents") and the function serving the document routes, with large bodies in `bucket`.
 
-    >>> DocumentsService(workshop, "Documents", shared=shared, bucket=bucket)  # doctest: +SKIP
+    For example (not run as a doctest)::
+
+        DocumentsService(workshop, "Documents", shared=shared, bucket=bucket)
     """
 
     def __init__(self, scope: Construct, construct_id: str, *, shared: Shared, bucket: s3.IBucket) -> None:

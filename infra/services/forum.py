@@ -27,7 +27,9 @@ ROUTES = (
 class ForumService(Construct):
     """Forum (Name), Thread (ForumName + Subject), Reply (Id + ReplyDateTime); a read-only API.
 
-    >>> ForumService(stack, "ForumModel", shared=shared)  # doctest: +SKIP
+    For example (not run as a doctest)::
+
+        ForumService(stack, "ForumModel", shared=shared)
     """
 
     def __init__(self, scope: Construct, construct_id: str, *, shared: Shared) -> None:

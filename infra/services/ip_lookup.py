@@ -41,8 +41,10 @@ _CLUSTER_SIZES = ("0.5", "1.6", "6.1", "13.5", "28.4", "58.2", "118", "237")
 class LookupCache:
     """API Gateway's cache for ``GET /ip/{address}``: `ttl` per address, a cluster of `cluster_gb` GB.
 
-    >>> IpLookupService(stack, "IpLookup", shared,
-    ...                 cache=LookupCache(ttl=Duration.minutes(5)))  # doctest: +SKIP
+    For example (not run as a doctest)::
+
+        IpLookupService(stack, "IpLookup", shared,
+                        cache=LookupCache(ttl=Duration.minutes(5)))
     """
 
     ttl: Duration = DEFAULT_CACHE_TTL

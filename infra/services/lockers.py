@@ -24,7 +24,9 @@ class LockersService(Construct):
     """The lockers table (`.table`, as "Default": it keeps the logical ID it had as the scope's
     "Lockers") and the function serving the locker routes.
 
-    >>> LockersService(workshop, "Lockers", shared=shared)  # doctest: +SKIP
+    For example (not run as a doctest)::
+
+        LockersService(workshop, "Lockers", shared=shared)
     """
 
     def __init__(self, scope: Construct, construct_id: str, *, shared: Shared) -> None:

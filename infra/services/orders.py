@@ -36,7 +36,9 @@ class OrdersService(Construct):
 
     `status_shards` is N of `Status#n`; readers query 1..N, so it may grow but never shrink.
 
-    >>> OrdersService(stack, "OrdersModel", shared=shared, status_shards=10)  # doctest: +SKIP
+    For example (not run as a doctest)::
+
+        OrdersService(stack, "OrdersModel", shared=shared, status_shards=10)
     """
 
     def __init__(

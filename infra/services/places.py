@@ -25,7 +25,9 @@ SERVICE = "places"
 class PlacesService(Construct):
     """The places table, its engine indexes and maintainer, and the API function.
 
-    >>> PlacesService(stack, "Places", shared=shared)  # doctest: +SKIP
+    For example (not run as a doctest)::
+
+        PlacesService(stack, "Places", shared=shared)
     """
 
     def __init__(self, scope: Construct, construct_id: str, *, shared: Shared) -> None:

@@ -9,21 +9,17 @@ what the checkpoint vouches for and no item is written twice or lost.
 
 from __future__ import annotations
 
-import base64
 import json
 import shutil
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import click
-from boto3.dynamodb.types import TypeDeserializer
 from botocore.exceptions import BotoCoreError, ClientError
 
 from tatami.scan import Checkpoint, ScanSummary, parallel_scan
 from tatami.target import Target, TargetError, resolve_target
-
-_FROM = TypeDeserializer()
+from tatami_functions.common import attribute_values
 
 
 def resolve_table(target: Target, name: str) -> str:
@@ -45,29 +41,8 @@ def as_json(item: dict[str, Any], plain: bool) -> str:
     '{"PK": "a", "n": 1.5, "b": "aGk="}'
     """
     if plain:
-        values = {name: _plain(_FROM.deserialize(value)) for name, value in item.items()}
-        return json.dumps(values, ensure_ascii=False)
-    return json.dumps({"Item": item}, default=_binary, ensure_ascii=False)
-
-
-def _binary(value: Any) -> Any:
-    if isinstance(value, bytes):
-        return base64.b64encode(value).decode()  # as DynamoDB's own exports write B values
-    raise TypeError(f"cannot write {type(value).__name__}")
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Decimal):
-        return int(value) if value == value.to_integral_value() else float(value)
-    if isinstance(value, bytes | bytearray) or type(value).__name__ == "Binary":
-        return base64.b64encode(bytes(value)).decode()
-    if isinstance(value, set | frozenset):
-        return sorted(_plain(v) for v in value)
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    return value
+        return json.dumps(attribute_values.plain(item), ensure_ascii=False)
+    return json.dumps({"Item": item}, default=attribute_values.binary_as_base64, ensure_ascii=False)
 
 
 class PartFiles:

@@ -5,7 +5,7 @@ served by `tatami console` for a deployed stack; both hand it a `Source`.
 Endpoints: `overview`, `tables`, `items?table=&index=&limit=&next=`, `zcells` (POST: a Z plan's
 ranges as cells, a JSON body that says so in its Content-Type), `traffic?scale=`, `operations`. Bad
 parameters are 400s naming the field. When DynamoDB or SQS fails (the sources' clients give up within
-seconds: `sources.CONSOLE_CALLS`), the answer is the functions' 503 with Retry-After, in words that
+seconds: `tatami.clients.CONSOLE_CALLS`), the answer is the functions' 503 with Retry-After, in words that
 name no endpoint (`tatami_functions.common.dependencies`).
 """
 

@@ -10,16 +10,11 @@ import functools
 from collections.abc import Mapping
 from typing import Any, Protocol
 
+from tatami.clients import CONSOLE_CALLS
 from tatami.console import operations, tables, traffic
 from tatami.local.cloud import LocalCloud
 from tatami.target import indexed_tables
-from tatami_functions.common.clients import API_CALLS
 from zindex import IndexedTable
-
-# A page waits for its data: a frozen DynamoDB Local is a 503 within seconds (two attempts of at most
-# 1 s to connect and 2 s to read: `tatami_functions.common.dependencies.worst_case_seconds`), not
-# after botocore's default minutes of 60 s reads and retries.
-CONSOLE_CALLS = API_CALLS.with_options(retries={"mode": "standard", "total_max_attempts": 2})
 
 
 class Source(Protocol):

@@ -1,7 +1,9 @@
 """`tatami doctor`: will what the local cloud runs also work after `cdk deploy`? Checked from cdk.out.
 
->>> for finding in diagnose(Path("cdk.out")):  # doctest: +SKIP
-...     print(finding.line())
+For example (not run as a doctest)::
+
+    for finding in diagnose(Path("cdk.out")):
+        print(finding.line())
 """
 
 from __future__ import annotations

@@ -168,9 +168,3 @@ def _prefixes(name: str) -> Iterator[str]:
     parts = name.split(".")
     for end in range(1, len(parts) + 1):
         yield ".".join(parts[:end])
-
-
-def source_files(root: Path) -> Iterator[Path]:
-    for path in sorted(root.rglob("*.py")):
-        if "__pycache__" not in path.parts:
-            yield path

@@ -11,28 +11,28 @@ from __future__ import annotations
 from typing import Any
 
 import boto3
-from botocore.config import Config
 
+from tatami.clients import UNVALIDATED_BULK_CALLS
 from tatami.local.engines.processes import LOCAL_CREDENTIALS
 from tatami.local.template.intrinsics import LOCAL_REGION
-from tatami.target import CLIENT_CONFIG, Target
-
-BULK_CONFIG = CLIENT_CONFIG.merge(Config(parameter_validation=False))
+from tatami.target import Target
 
 
 def loader_client(target: Target) -> Any:
     """A DynamoDB client for `target` (the local cloud or the deployed stack's account and region).
 
-    >>> store = RangesStore(loader_client(resolve_target(local=True)), table_name)  # doctest: +SKIP
+    For example (not run as a doctest)::
+
+        store = RangesStore(loader_client(resolve_target(local=True)), table_name)
     """
     if not target.is_local:
-        return boto3.client("dynamodb", config=BULK_CONFIG)
+        return boto3.client("dynamodb", config=UNVALIDATED_BULK_CALLS.config)
     return target.recorded(
         boto3.client(
             "dynamodb",
             endpoint_url=target.dynamodb_endpoint,
             region_name=LOCAL_REGION,
-            config=BULK_CONFIG,
+            config=UNVALIDATED_BULK_CALLS.config,
             **LOCAL_CREDENTIALS,
         )
     )

@@ -84,8 +84,10 @@ class Prepared:
 def prepare(paths: Sequence[Path], ipv6_prefix: int = IPV6_PREFIX) -> Prepared:
     """Read, validate and plan (all that `--dry-run` does); every problem of every file is listed.
 
-    >>> prepare([Path("ranges.csv")]).summary().describe()  # doctest: +SKIP
-    '3,644 rows -> 3,967 items (323 gaps, 0 splits) under 10 partition keys'
+    For example (not run as a doctest)::
+
+        prepare([Path("ranges.csv")]).summary().describe()
+        # -> '3,644 rows -> 3,967 items (323 gaps, 0 splits) under 10 partition keys'
     """
     source = read_source(paths, check=False)
     problems, more = list(source.problems), source.more
@@ -115,8 +117,10 @@ def load(
 ) -> LoadSummary:
     """Load a prepared dataset as the new live version and return what happened.
 
-    >>> load(prepare([Path("ranges.csv")]), RangesStore(client, "Tatami-Ranges")).version  # doctest: +SKIP
-    1
+    For example (not run as a doctest)::
+
+        load(prepare([Path("ranges.csv")]), RangesStore(client, "Tatami-Ranges")).version
+        # -> 1
     """
     options, log = options or LoadOptions(), log or (lambda _line: None)
     started = time.monotonic()

@@ -59,8 +59,10 @@ def read_source(paths: Sequence[Path], *, check: bool = True) -> Source:
 
     With ``check=False`` the problems are returned in the Source instead, beside the good rows.
 
-    >>> read_source([Path("ranges.csv")]).rows[0]  # doctest: +SKIP
-    Row(origin='ranges.csv:2', start=Address(family=4, ...), end=..., data={'asn': '13335'})
+    For example (not run as a doctest)::
+
+        read_source([Path("ranges.csv")]).rows[0]
+        # -> Row(origin='ranges.csv:2', start=Address(family=4, ...), end=..., data={'asn': '13335'})
     """
     digest, problems, rows = hashlib.sha256(), _Problems(), []
     for path in paths:

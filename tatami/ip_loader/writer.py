@@ -22,7 +22,9 @@ WriteProgress = Callable[[int, int], None]  # (chunks written, chunks in all)
 class ChunkWriter:
     """Writes the chunks not done yet with `workers` threads; `written`, `wcu`, `seconds` after `run`.
 
-    >>> ChunkWriter(store, 2, "load-id").run(chunks(pieces, "load-id"), frozenset(), 8)  # doctest: +SKIP
+    For example (not run as a doctest)::
+
+        ChunkWriter(store, 2, "load-id").run(chunks(pieces, "load-id"), frozenset(), 8)
     """
 
     def __init__(
@@ -76,8 +78,10 @@ class ChunkWriter:
 def sweep_versions_before(store: RangesStore, live: int, segments: int) -> int:
     """Delete every item and manifest of versions older than `live` (a parallel scan); the count.
 
-    >>> sweep_versions_before(store, live=5, segments=8)  # doctest: +SKIP
-    3967
+    For example (not run as a doctest)::
+
+        sweep_versions_before(store, live=5, segments=8)
+        # -> 3967
     """
 
     def sweep(segment: int) -> int:

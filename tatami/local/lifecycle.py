@@ -19,8 +19,10 @@ from tatami.local.engines import processes as engines
 def ports_free(ports: dict[str, int]) -> None:
     """Every port free, or one line naming the busy one and the option that moves it.
 
-    >>> ports_free({"--port": 3000})  # doctest: +SKIP
-    Error: port 3000 is already in use: choose another with --port 3001 (or PORT=3001 make run)
+    For example (not run as a doctest)::
+
+        ports_free({"--port": 3000})
+        # -> Error: port 3000 is already in use: choose another with --port 3001 (or PORT=3001 make run)
     """
     for flag, port in ports.items():
         try:

@@ -31,8 +31,10 @@ def run(
 ) -> Result:
     """Run `sql` and return its column names and rows (values as Athena's text).
 
-    >>> run(boto3.client("athena"), "SELECT 1", "tatami_olap", "tatami-olap")  # doctest: +SKIP
-    (['_col0'], [('1',)])
+    For example (not run as a doctest)::
+
+        run(boto3.client("athena"), "SELECT 1", "tatami_olap", "tatami-olap")
+        # -> (['_col0'], [('1',)])
     """
     started = athena.start_query_execution(
         QueryString=with_views(sql, tables),

@@ -50,8 +50,10 @@ def connect(
 ) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB with a raw table and a view per table of `tables` (`files`: key -> data files).
 
-    >>> connect({}).sql("SELECT COUNT(*) FROM orders").fetchall()  # doctest: +SKIP
-    [(0,)]
+    For example (not run as a doctest)::
+
+        connect({}).sql("SELECT COUNT(*) FROM orders").fetchall()
+        # -> [(0,)]
     """
     connection = duckdb.connect(":memory:")
     if threads:

@@ -17,8 +17,10 @@ from tatami_functions.stack_outputs import OUTPUT_OLAP_TABLES
 def exported_tables(target: Target) -> dict[str, ExportedTable]:
     """Key -> the table as SQL sees it, for every table `target`'s stack exports.
 
-    >>> sorted(exported_tables(local_target()))[:3]  # doctest: +SKIP
-    ['businesses', 'campaign_users', 'carts']
+    For example (not run as a doctest)::
+
+        sorted(exported_tables(local_target()))[:3]
+        # -> ['businesses', 'campaign_users', 'carts']
     """
     tables, dynamodb = {}, None
     for key, arn in json.loads(target.output(OUTPUT_OLAP_TABLES)).items():

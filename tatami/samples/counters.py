@@ -27,8 +27,10 @@ EXAMPLES = ("/counters/votes-A", "/counters/votes-B?consistent=true", "/counters
 def load(cloud: LocalCloud, progress: LoadProgress) -> str:
     """Create the candidates' counters and cast the votes; counters that already exist are kept.
 
-    >>> load(cloud, lambda done, total: None)  # doctest: +SKIP
-    'votes-A 170, votes-B 130 (150 shards each: 100K WCU x 1.5, seed 004)'
+    For example (not run as a doctest)::
+
+        load(cloud, lambda done, total: None)
+        # -> 'votes-A 170, votes-B 130 (150 shards each: 100K WCU x 1.5, seed 004)'
     """
     api, created = cloud.api_url, []
     for name in VOTES:

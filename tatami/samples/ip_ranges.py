@@ -30,8 +30,11 @@ EXAMPLES = (
 def load(cloud: LocalCloud, progress: LoadProgress) -> str:
     """Load the extract into the cloud's ranges table; an already live copy is left as it is.
 
-    >>> load(cloud, lambda done, total: None)  # doctest: +SKIP
-    'v1: 3,644 rows -> 3,967 items (323 gaps, 0 splits) in 10 partitions (DB-IP/RouteViews/NRO, CC BY 4.0)'
+    For example (not run as a doctest)::
+
+        load(cloud, lambda done, total: None)
+        # -> 'v1: 3,644 rows -> 3,967 items (323 gaps, 0 splits) in 10 partitions
+        #     (DB-IP/RouteViews/NRO, CC BY 4.0)'
     """
     from tatami.ip_loader.clients import loader_client
     from tatami.ip_loader.load import load as load_ranges

@@ -110,8 +110,10 @@ def load_employees(client: Any, table_name: str, sample: Iterable[tuple[int, Emp
 def load(cloud: LocalCloud, progress: LoadProgress) -> str:
     """Load the three labs' samples into a started local cloud; a one-line summary.
 
-    >>> load(cloud, lambda done, total: None)  # doctest: +SKIP
-    '11 invoices, 1,000 employees (4,000 items), 200 log lines (replicated by the stream)'
+    For example (not run as a doctest)::
+
+        load(cloud, lambda done, total: None)
+        # -> '11 invoices, 1,000 employees (4,000 items), 200 log lines (replicated by the stream)'
     """
     target, sample = cloud_target(cloud), invoices()
     total = len(sample) + 2

@@ -108,8 +108,11 @@ def load_and_index(
 def load(cloud: LocalCloud, progress: LoadProgress) -> str:
     """Write the cities, wait for the maintainer to index them, build the statistics; returns a summary.
 
-    >>> load(cloud, lambda done, total: None)  # doctest: +SKIP
-    '34,006 places written in 14 s; fully indexed (34,006 entries) by the stream maintainer 18 s after ...'
+    For example (not run as a doctest)::
+
+        load(cloud, lambda done, total: None)
+        # -> '34,006 places written in 14 s; fully indexed (34,006 entries) by the stream maintainer
+        #     18 s after ...'
     """
     target = cloud_target(cloud)
     repository = IndexRepository(

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from tatami_functions.common.dependencies import DependencyError
-from tatami_functions.common.errors import NotFoundError
+from tatami_functions.common.errors import ItemNotFoundError
 
 
 class BusinessesError(Exception):
     """Base of the businesses model's errors."""
 
 
-class BusinessNotFoundError(BusinessesError, NotFoundError):
+class BusinessNotFoundError(BusinessesError, ItemNotFoundError):
     def __init__(self, business_id: str) -> None:
         super().__init__(f"no business {business_id!r}")
 

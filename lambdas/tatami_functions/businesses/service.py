@@ -22,7 +22,9 @@ def by_location(
 ) -> dict[str, Any]:
     """Businesses of a type, drilled down by location levels (none: every location), one page.
 
-    >>> by_location("CoffeeShop", ("USA", "Washington"), 20, None)["items"]  # doctest: +SKIP
+    For example (not run as a doctest)::
+
+        by_location("CoffeeShop", ("USA", "Washington"), 20, None)["items"]
     """
     token_scope = scope("businesses", type=business_type, location=levels)
     page = (repository or storage.repository()).by_location(

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from tatami_functions.common.dependencies import DependencyError
-from tatami_functions.common.errors import NotFoundError
+from tatami_functions.common.errors import ItemNotFoundError
 
 
 class CampaignsError(Exception):
     """Base class of the service's errors."""
 
 
-class ProfileNotFoundError(CampaignsError, NotFoundError):
+class ProfileNotFoundError(CampaignsError, ItemNotFoundError):
     """No campaign profile for this user."""
 
 

@@ -48,9 +48,11 @@ class IndexReads:
 class CampaignUsersRepository(TableRepository):
     """The seed's campaign base table and its per-condition GSIs.
 
-    >>> users = CampaignUsersRepository("Tatami-CampaignUsers", client=client)  # doctest: +SKIP
-    >>> users.profile("MAX")  # doctest: +SKIP
-    {'user_id': 'MAX', 'prefecture': '千葉県', 'birth_month': 12, 'last_order_month': 12}
+    For example (not run as a doctest)::
+
+        users = CampaignUsersRepository("Tatami-CampaignUsers", client=client)
+        users.profile("MAX")
+        # -> {'user_id': 'MAX', 'prefecture': '千葉県', 'birth_month': 12, 'last_order_month': 12}
     """
 
     noun, unavailable, settings = "campaign users", CampaignsUnavailableError, CampaignsSettings

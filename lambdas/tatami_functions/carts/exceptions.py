@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from tatami_functions.common.dependencies import DependencyError
-from tatami_functions.common.errors import NotFoundError
+from tatami_functions.common.errors import ItemNotFoundError
 
 
 class CartsError(Exception):
     """Base class of the service's errors."""
 
 
-class CartNotFoundError(CartsError, NotFoundError):
+class CartNotFoundError(CartsError, ItemNotFoundError):
     """The user has no cart, the cart no such item, or the item no such field."""
 
 

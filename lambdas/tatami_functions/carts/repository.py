@@ -6,7 +6,6 @@ they are needed locally), so a reader never sees half an item.
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
 from tatami_functions.carts.exceptions import CartNotFoundError, CartsUnavailableError
@@ -14,7 +13,7 @@ from tatami_functions.carts.rows import INDEXED_ITEM_FIELD, INDEXED_SHIP_TO_FIEL
 from tatami_functions.carts.schemas import ItemField
 from tatami_functions.carts.settings import CartsSettings
 from tatami_functions.carts.table import BY_ROW, CARTS
-from tatami_functions.common.attribute_values import deserialize, serialize
+from tatami_functions.common.attribute_values import deserialize, json_value, serialize
 from tatami_functions.common.paging import Item, ListPage, ReadStats, start_key
 from tatami_functions.common.repository import CONDITION_FAILED, TableRepository
 
@@ -28,8 +27,7 @@ def _row(user_id: str, key: str, value: Any, indexed: bool) -> Item:
 
 
 def _value(item: Item) -> Any:
-    value = deserialize(item["value"])
-    return int(value) if isinstance(value, Decimal) else value
+    return json_value(deserialize(item["value"]))
 
 
 def _key(user_id: str, row: str) -> Item:
@@ -39,9 +37,11 @@ def _key(user_id: str, row: str) -> Item:
 class CartsRepository(TableRepository):
     """The seed's `carts` table and its overloaded GSI (`sort_key`, `gsi_sk`).
 
-    >>> carts = CartsRepository("Tatami-Carts", client=boto3.client("dynamodb"))  # doctest: +SKIP
-    >>> carts.value("MAX", "靴下ID", ItemField.PRICE)  # doctest: +SKIP
-    3300
+    For example (not run as a doctest)::
+
+        carts = CartsRepository("Tatami-Carts", client=boto3.client("dynamodb"))
+        carts.value("MAX", "靴下ID", ItemField.PRICE)
+        # -> 3300
     """
 
     noun, unavailable, settings = "carts", CartsUnavailableError, CartsSettings

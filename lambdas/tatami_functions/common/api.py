@@ -31,7 +31,7 @@ from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from tatami_functions.common import writes
 from tatami_functions.common.clients import answer_by
 from tatami_functions.common.dependencies import answer_dependency_failures
-from tatami_functions.common.errors import ServiceError
+from tatami_functions.common.errors import TatamiError
 from tatami_functions.common.observability import logger
 from tatami_functions.common.request_limits import BodyTooLargeError, LimitExceededError, check_request
 from tatami_functions.common.text import nfc, normalised_event, path_value
@@ -70,6 +70,10 @@ class _JsonBodies(OpenAPIRequestValidationMiddleware):
     page's form or no-cors `fetch` (which cannot send `application/json` without a preflight) never
     reaches a route. A body that is not UTF-8 is a 400 naming the body (Powertools' UnicodeDecodeError
     would crash the function: a 502). Before any of it, the request is held to `request_limits`.
+
+    Private hooks, on purpose: Powertools runs request validation before any public middleware
+    (`app.use`), so this must replace its body reading. Pinned to the Powertools version they were
+    checked against: tests/unit/lambdas/common/test_powertools_private_hooks.py.
     """
 
     def handler(self, app: Any, next_middleware: Any) -> Any:
@@ -114,7 +118,8 @@ class JsonResolver(APIGatewayRestResolver):
         return super().resolve(normalised_event(event), context)
 
     def _convert_matches_into_route_keys(self, match: Match[str]) -> dict[str, str]:
-        # Routes match the encoded path; each id is decoded once, after routing, and made NFC.
+        # Routes match the encoded path; each id is decoded once, after routing, and made NFC: here,
+        # before request validation reads the keys (a private hook: test_powertools_private_hooks.py).
         return {name: path_value(value) for name, value in match.groupdict().items()}
 
 
@@ -128,7 +133,8 @@ def create_resolver(service: str | None = None) -> APIGatewayRestResolver:
     ...     return {"pong": "yes"}
     """
     app = JsonResolver(enable_validation=True)
-    app._request_validation_middleware = _JsonBodies()  # type: ignore[no-untyped-call]  # no option for it
+    # No public option installs a request validation middleware: the route stack reads this attribute.
+    app._request_validation_middleware = _JsonBodies()  # type: ignore[no-untyped-call]
 
     @app.exception_handler(RequestValidationError)
     def _invalid_request(exc: RequestValidationError) -> Response[Any]:
@@ -162,8 +168,8 @@ def create_resolver(service: str | None = None) -> APIGatewayRestResolver:
             HTTPStatus.NOT_FOUND, {"message": f"no route for {event.http_method} {event.path}"}
         )
 
-    @app.exception_handler(ServiceError)
-    def _service_error(exc: ServiceError) -> Response[Any]:
+    @app.exception_handler(TatamiError)
+    def _service_error(exc: TatamiError) -> Response[Any]:
         response = _answer(app, exc.status, "{exc}")(exc)
         if exc.retry_after is not None:
             response.headers["Retry-After"] = str(exc.retry_after)

@@ -24,7 +24,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 from tatami_functions.common import writes
 from tatami_functions.common.clients import API_CALLS, ClientConfig, new_client
 from tatami_functions.common.dependencies import failure, lost_answer
-from tatami_functions.common.errors import ServiceError
+from tatami_functions.common.errors import TatamiError
 from tatami_functions.common.settings import TableSettings
 
 if TYPE_CHECKING:
@@ -87,8 +87,10 @@ class Repository[ClientT]:
     def from_environment(cls) -> Self:
         """The function's repository, named by its environment (created once per execution environment).
 
-        >>> CartsTable.from_environment() is CartsTable.from_environment()  # doctest: +SKIP
-        True
+        For example (not run as a doctest)::
+
+            CartsRepository.from_environment() is CartsRepository.from_environment()
+            # -> True
         """
         instance = _instances.get(cls)
         if not isinstance(instance, cls):
@@ -126,7 +128,7 @@ class Repository[ClientT]:
             except ClientError as exc:
                 code = exc.response["Error"]["Code"]
                 if errors and code in errors:
-                    if isinstance(errors[code], ServiceError) and writes.answer_lost():
+                    if isinstance(errors[code], TatamiError) and writes.answer_lost():
                         what = f"cannot {self._action(operation, action)}"
                         raise lost_answer(self.unavailable, what, self.service) from exc
                     raise errors[code] from exc

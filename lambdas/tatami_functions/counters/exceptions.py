@@ -6,14 +6,14 @@ from __future__ import annotations
 from http import HTTPStatus
 
 from tatami_functions.common.dependencies import DependencyError
-from tatami_functions.common.errors import ConflictError, NotFoundError, ServiceError
+from tatami_functions.common.errors import ConflictError, ItemNotFoundError, TatamiError
 
 
 class CounterError(Exception):
     """Base of every counters error."""
 
 
-class CounterNotFoundError(CounterError, NotFoundError):
+class CounterNotFoundError(CounterError, ItemNotFoundError):
     """No counter of that name: create it with `PUT /counters/{name}` (404)."""
 
     def __init__(self, name: str) -> None:
@@ -31,7 +31,7 @@ class ShardShrinkError(CounterError, ConflictError):
         )
 
 
-class TooManyShardsError(CounterError, ServiceError):
+class TooManyShardsError(CounterError, TatamiError):
     """The requested target needs more shards than a read can sum (400 naming target_wcu)."""
 
     status = HTTPStatus.BAD_REQUEST
@@ -45,7 +45,7 @@ class CounterUnavailableError(CounterError, DependencyError):
     keys left): the caller should retry (503 with Retry-After, `common.dependencies`)."""
 
 
-class KeyReusedError(CounterError, ServiceError):
+class KeyReusedError(CounterError, TatamiError):
     """An Idempotency-Key already used on this counter for a different `by` (422, as the IETF
     Idempotency-Key draft answers a key reused with a different payload)."""
 

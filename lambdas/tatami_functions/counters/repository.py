@@ -95,8 +95,10 @@ def _pool() -> ThreadPoolExecutor:
 class CountersRepository(Repository["DynamoDBClient"]):
     """The counters' three tables; `settings` names those this function may use.
 
-    >>> repository().get_config("votes-A")  # doctest: +SKIP
-    CounterConfig(name='votes-A', shards=150, target_wcu=100000, safety_factor=1.5)
+    For example (not run as a doctest)::
+
+        repository().get_config("votes-A")
+        # -> CounterConfig(name='votes-A', shards=150, target_wcu=100000, safety_factor=1.5)
     """
 
     noun, unavailable = "counters", CounterUnavailableError

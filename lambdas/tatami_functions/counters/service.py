@@ -97,8 +97,10 @@ def create_or_grow(wanted: CounterConfig, keep_existing: bool = False) -> tuple[
     `keep_existing`: the caller asked for no particular size (a PUT without a body), so an existing
     counter is returned as it is instead of being compared with the defaults.
 
-    >>> create_or_grow(plan("votes-A", 100_000))  # doctest: +SKIP
-    (CounterConfig(name='votes-A', shards=150, ...), 'created')
+    For example (not run as a doctest)::
+
+        create_or_grow(plan("votes-A", 100_000))
+        # -> (CounterConfig(name='votes-A', shards=150, ...), 'created')
     """
     counters = repository()
     for _ in range(3):  # a concurrent PUT may change the count between our read and write
@@ -146,8 +148,10 @@ def increment(name: str, by: int, idempotency_key: str | None = None, caller: st
     CounterNotFoundError for an unknown counter; with a key, KeyReusedError when the key was used for
     a different `by`, KeyInProgressError while another request with the key is committing.
 
-    >>> increment("votes-A", 1, idempotency_key="ballot-42")  # doctest: +SKIP
-    {'name': 'votes-A', 'by': 1, 'replayed': False}
+    For example (not run as a doctest)::
+
+        increment("votes-A", 1, idempotency_key="ballot-42")
+        # -> {'name': 'votes-A', 'by': 1, 'replayed': False}
     """
     config = cached_config(name)  # 404 before anything is written
     answer = {"name": name, "by": by, "replayed": False}
@@ -224,8 +228,10 @@ class Reading:
 def read_counter(name: str, source: str = "shards", consistent: bool = False) -> Reading:
     """The value of counter `name`; CounterNotFoundError when it does not exist.
 
-    >>> read_counter("votes-A").to_json()  # doctest: +SKIP
-    {'name': 'votes-A', 'value': 42, 'source': 'shards', 'shards': 150, 'consistent': False}
+    For example (not run as a doctest)::
+
+        read_counter("votes-A").to_json()
+        # -> {'name': 'votes-A', 'value': 42, 'source': 'shards', 'shards': 150, 'consistent': False}
     """
     if source == "rollup":
         return _from_rollup(name, consistent)

@@ -23,7 +23,9 @@ class CountersSettings(Settings):
 def settings() -> CountersSettings:
     """This execution environment's settings (tests call `settings.cache_clear()` after changing env).
 
-    >>> settings().safety_factor >= 1  # doctest: +SKIP
-    True
+    For example (not run as a doctest)::
+
+        settings().safety_factor >= 1
+        # -> True
     """
     return CountersSettings.from_env()

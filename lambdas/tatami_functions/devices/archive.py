@@ -17,14 +17,13 @@ Pure: `service.archive_expired` writes the object through the repository.
 
 from __future__ import annotations
 
-import base64
 import gzip
 import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from decimal import Decimal
 from typing import Any
 
+from tatami_functions.common.attribute_values import json_value
 from tatami_functions.common.observability import logger
 from tatami_functions.common.stream_images import plain_image
 
@@ -46,23 +45,7 @@ def is_ttl_removal(record: dict[str, Any]) -> bool:
 def expired_log(record: dict[str, Any]) -> dict[str, Any]:
     """The deleted log (the record's old image) as plain JSON values."""
     image = record["dynamodb"].get("OldImage", {})
-    return {name: _json_value(value) for name, value in sorted(plain_image(image).items())}
-
-
-def _json_value(value: Any) -> Any:
-    """Numbers as int (a log's numbers are whole), binaries as base64 text, sets as sorted lists."""
-    if isinstance(value, Decimal):
-        return int(value)
-    binary = getattr(value, "value", value)  # the codec wraps bytes in boto3's Binary (`.value`)
-    if isinstance(binary, bytes):
-        return base64.b64encode(binary).decode()
-    if isinstance(value, dict):
-        return {key: _json_value(inner) for key, inner in value.items()}
-    if isinstance(value, set):
-        return sorted(_json_value(inner) for inner in value)
-    if isinstance(value, list):
-        return [_json_value(inner) for inner in value]
-    return value
+    return {name: json_value(value) for name, value in sorted(plain_image(image).items())}
 
 
 def object_key(records: list[dict[str, Any]]) -> str:

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from tatami_functions.common.dependencies import DependencyError
-from tatami_functions.common.errors import ConflictError, NotFoundError
+from tatami_functions.common.errors import ConflictError, ItemNotFoundError
 
 
 class DeviceLogsError(Exception):
     """Base class of the model's errors."""
 
 
-class LogNotFoundError(DeviceLogsError, NotFoundError):
+class LogNotFoundError(DeviceLogsError, ItemNotFoundError):
     """No log has this device, level and created_at."""
 
 

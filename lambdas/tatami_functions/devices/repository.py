@@ -120,9 +120,11 @@ _LIVE = "attribute_not_exists(expires_at) OR expires_at > :now"
 class DeviceLogsRepository(TableRepository):
     """The seed's `device_logs` table and its three GSIs.
 
-    >>> logs = DeviceLogsRepository("Tatami-DeviceLogs", client=boto3.client("dynamodb"))  # doctest: +SKIP
-    >>> logs.device_logs("12345", [Level.WARNING], (EARLIEST, LATEST), None, 25, Reads())  # doctest: +SKIP
-    ([DeviceLog(device_id='12345', level=<Level.WARNING: 'WARNING'>, ...)], None)
+    For example (not run as a doctest)::
+
+        logs = DeviceLogsRepository("Tatami-DeviceLogs", client=boto3.client("dynamodb"))
+        logs.device_logs("12345", [Level.WARNING], (EARLIEST, LATEST), None, 25, Reads())
+        # -> ([DeviceLog(device_id='12345', level=<Level.WARNING: 'WARNING'>, ...)], None)
     """
 
     noun, unavailable, settings = "device logs", DeviceLogsUnavailableError, DeviceLogsSettings

@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 from tatami_functions.common.dependencies import DependencyError
-from tatami_functions.common.errors import ConflictError, NotFoundError
+from tatami_functions.common.errors import ConflictError, ItemNotFoundError
 
 
 class DocumentsError(Exception):
     """Base class of the service's errors."""
 
 
-class DocumentNotFoundError(DocumentsError, NotFoundError):
+class DocumentNotFoundError(DocumentsError, ItemNotFoundError):
     """The user has no document with this report_id."""
 
 
-class DocumentBodyLostError(DocumentsError, NotFoundError):
+class DocumentBodyLostError(DocumentsError, ItemNotFoundError):
     """The document's item names a body the bucket no longer has (a 404, not a 503: retrying cannot
     bring it back; putting the document again can)."""
 

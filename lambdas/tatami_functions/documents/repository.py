@@ -47,9 +47,11 @@ def _key(report_id: str) -> Item:
 class DocumentsRepository(TableRepository):
     """The seed's redesigned `documents` table.
 
-    >>> docs = DocumentsRepository("Tatami-Documents", client=boto3.client("dynamodb"))  # doctest: +SKIP
-    >>> docs.list("MAX", DocumentStatus.COMPLETED, 50, None).items  # doctest: +SKIP
-    [{'report_id': 'r-0001', 'status': 'COMPLETED', 'created_on': '2021-07-13', 'summary': ...}]
+    For example (not run as a doctest)::
+
+        docs = DocumentsRepository("Tatami-Documents", client=boto3.client("dynamodb"))
+        docs.list("MAX", DocumentStatus.COMPLETED, 50, None).items
+        # -> [{'report_id': 'r-0001', 'status': 'COMPLETED', 'created_on': '2021-07-13', 'summary': ...}]
     """
 
     noun, unavailable, settings = "documents", DocumentsUnavailableError, DocumentsSettings
@@ -135,7 +137,9 @@ class DocumentsRepository(TableRepository):
 class DocumentBodiesRepository(Repository["S3Client"]):
     """The S3 side of document bodies, by object key.
 
-    >>> DocumentBodiesRepository("tatami-documents").put("documents/r1/abc", "text")  # doctest: +SKIP
+    For example (not run as a doctest)::
+
+        DocumentBodiesRepository("tatami-documents").put("documents/r1/abc", "text")
     """
 
     service, unavailable = "s3", DocumentsUnavailableError

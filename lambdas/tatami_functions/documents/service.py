@@ -24,9 +24,11 @@ from tatami_functions.documents.schemas import DocumentIn, DocumentPatch
 def put_document(user_id: str, report_id: str, body: DocumentIn, today: date) -> tuple[Document, bool]:
     """Store a document (body inline or in S3); the stored metadata and whether it is new.
 
-    >>> put_document("MAX", "r-1", DocumentIn(status="PENDING", summary="s", document="..."),
-    ...              date(2021, 7, 13))  # doctest: +SKIP
-    (Document(report_id='r-1', ..., storage='inline'), True)
+    For example (not run as a doctest)::
+
+        put_document("MAX", "r-1", DocumentIn(status="PENDING", summary="s", document="..."),
+                     date(2021, 7, 13))
+        # -> (Document(report_id='r-1', ..., storage='inline'), True)
     """
     values: dict[str, Any] = {
         "report_id": report_id,

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from tatami_functions.common.dependencies import DependencyError
-from tatami_functions.common.errors import ConflictError, NotFoundError
+from tatami_functions.common.errors import ConflictError, ItemNotFoundError
 
 
 class EmployeesError(Exception):
     """Base class of the service's errors."""
 
 
-class EmployeeNotFoundError(EmployeesError, LookupError, NotFoundError):
+class EmployeeNotFoundError(EmployeesError, LookupError, ItemNotFoundError):
     """No employee has this id."""
 
 

@@ -20,9 +20,11 @@ from tatami_functions.employees.table import EMPLOYEES
 class EmployeesRepository(VersionedTable):
     """The employees table.
 
-    >>> employees = EmployeesRepository("Tatami-Employees", client=boto3.client("dynamodb"))  # doctest: +SKIP
-    >>> employees.query(question(state="TX", city="Dallas"), None, 50)[2].items_read  # doctest: +SKIP
-    47
+    For example (not run as a doctest)::
+
+        employees = EmployeesRepository("Tatami-Employees", client=boto3.client("dynamodb"))
+        employees.query(question(state="TX", city="Dallas"), None, 50)[2].items_read
+        # -> 47
     """
 
     unavailable, settings = EmployeesUnavailableError, EmployeesSettings

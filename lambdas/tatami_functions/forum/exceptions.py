@@ -4,19 +4,19 @@ into 503."""
 from __future__ import annotations
 
 from tatami_functions.common.dependencies import DependencyError
-from tatami_functions.common.errors import NotFoundError
+from tatami_functions.common.errors import ItemNotFoundError
 
 
 class ForumError(Exception):
     """Base of the forum model's errors."""
 
 
-class ForumNotFoundError(ForumError, NotFoundError):
+class ForumNotFoundError(ForumError, ItemNotFoundError):
     def __init__(self, forum: str) -> None:
         super().__init__(f"no forum named {forum!r}")
 
 
-class ThreadNotFoundError(ForumError, NotFoundError):
+class ThreadNotFoundError(ForumError, ItemNotFoundError):
     def __init__(self, forum: str, subject: str) -> None:
         super().__init__(f"no thread {subject!r} in forum {forum!r}")
 

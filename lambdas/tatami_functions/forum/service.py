@@ -18,8 +18,10 @@ from tatami_functions.forum.repository import ForumRepository
 def forums(limit: int, token: str | None, repository: ForumRepository | None = None) -> dict[str, Any]:
     """The forum list screen: every forum (a Scan).
 
-    >>> forums(20, None)["items"][0]["Name"]  # doctest: +SKIP
-    'DynamoDB'
+    For example (not run as a doctest)::
+
+        forums(20, None)["items"][0]["Name"]
+        # -> 'DynamoDB'
     """
     token_scope = scope("forums")
     page = (repository or storage.repository()).list_forums(limit, cursor_from(token, token_scope))
@@ -36,8 +38,10 @@ def threads(
 ) -> dict[str, Any]:
     """A forum's thread list: Query ForumName = forum; 404 if the forum does not exist.
 
-    >>> [t["Subject"] for t in threads("DynamoDB", 20, None)["items"]]  # doctest: +SKIP
-    ['DynamoDB Thread 1', 'DynamoDB Thread 2']
+    For example (not run as a doctest)::
+
+        [t["Subject"] for t in threads("DynamoDB", 20, None)["items"]]
+        # -> ['DynamoDB Thread 1', 'DynamoDB Thread 2']
     """
     tables = repository or storage.repository()
     token_scope = scope("threads", forum=forum)
@@ -58,9 +62,11 @@ def replies(
 ) -> dict[str, Any]:
     """A thread's replies, optionally within a ReplyDateTime range; 404 if the thread does not exist.
 
-    >>> q = ReplyQuery("DynamoDB", "DynamoDB Thread 1", low="2011-12-15T00:00:00.000Z")
-    >>> len(replies(q, 20, None)["items"])  # doctest: +SKIP
-    2
+    For example (not run as a doctest)::
+
+        q = ReplyQuery("DynamoDB", "DynamoDB Thread 1", low="2011-12-15T00:00:00.000Z")
+        len(replies(q, 20, None)["items"])
+        # -> 2
     """
     tables = repository or storage.repository()
     token_scope = scope(

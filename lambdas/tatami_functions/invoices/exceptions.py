@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from tatami_functions.common.dependencies import DependencyError
-from tatami_functions.common.errors import ConflictError, NotFoundError
+from tatami_functions.common.errors import ConflictError, ItemNotFoundError
 
 
 class InvoicesError(Exception):
     """Base class of the service's errors."""
 
 
-class InvoiceNotFoundError(InvoicesError, LookupError, NotFoundError):
+class InvoiceNotFoundError(InvoicesError, LookupError, ItemNotFoundError):
     """No invoice, customer or bill has this id."""
 
 

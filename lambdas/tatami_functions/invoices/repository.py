@@ -21,9 +21,11 @@ from tatami_functions.invoices.table import INVERTED, INVOICES
 class InvoicesRepository(VersionedTable):
     """The adjacency-list table.
 
-    >>> invoices = InvoicesRepository("Tatami-Invoices", client=boto3.client("dynamodb"))  # doctest: +SKIP
-    >>> len(invoices.partition("1420")[0])  # doctest: +SKIP
-    4
+    For example (not run as a doctest)::
+
+        invoices = InvoicesRepository("Tatami-Invoices", client=boto3.client("dynamodb"))
+        len(invoices.partition("1420")[0])
+        # -> 4
     """
 
     unavailable, settings = InvoicesUnavailableError, InvoicesSettings

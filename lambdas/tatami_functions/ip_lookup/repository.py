@@ -32,9 +32,11 @@ _LOOKUP = f"{PK} = :pk AND {SK} <= :address"
 class RangesRepository(TableRepository):
     """The ranges table seen by the lookup function.
 
-    >>> ranges = RangesRepository("Tatami-Ranges", client=boto3.client("dynamodb"))  # doctest: +SKIP
-    >>> ranges.find(ranges.pointer(), parse_address("8.8.8.8"))  # doctest: +SKIP
-    (Found(start='8.8.8.0', end='8.8.8.255', ...), 0.5)
+    For example (not run as a doctest)::
+
+        ranges = RangesRepository("Tatami-Ranges", client=boto3.client("dynamodb"))
+        ranges.find(ranges.pointer(), parse_address("8.8.8.8"))
+        # -> (Found(start='8.8.8.0', end='8.8.8.255', ...), 0.5)
     """
 
     noun, unavailable, settings = "the ranges table", RangesUnavailableError, LookupSettings

@@ -71,8 +71,10 @@ class Resolution:
 def resolve(texts: Sequence[Any], cache: PointerCache | None = None) -> Resolution:
     """Look up every text; a bad address is a 400 in its own slot, an address with no data a 404.
 
-    >>> [o.status for o in resolve(["8.8.8.8", "nope"]).answers]  # doctest: +SKIP
-    [200, 400]
+    For example (not run as a doctest)::
+
+        [o.status for o in resolve(["8.8.8.8", "nope"]).answers]
+        # -> [200, 400]
     """
     cache = cache or default_cache()
     parsed = [_parse(text) for text in texts]

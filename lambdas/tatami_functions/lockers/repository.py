@@ -55,9 +55,11 @@ def _items(locker: Locker) -> tuple[dict[str, Any], dict[str, Any]]:
 class LockersRepository(TableRepository):
     """The seed's `pick_up_locations` table.
 
-    >>> lockers = LockersRepository("Tatami-Lockers", client=boto3.client("dynamodb"))  # doctest: +SKIP
-    >>> lockers.in_area("東京都", "千代田区#紀尾井町#", 25, None).items  # doctest: +SKIP
-    [{'locker_id': 'kioi-1', 'state': '東京都', 'location': '千代田区#紀尾井町', ...}]
+    For example (not run as a doctest)::
+
+        lockers = LockersRepository("Tatami-Lockers", client=boto3.client("dynamodb"))
+        lockers.in_area("東京都", "千代田区#紀尾井町#", 25, None).items
+        # -> [{'locker_id': 'kioi-1', 'state': '東京都', 'location': '千代田区#紀尾井町', ...}]
     """
 
     noun, unavailable, settings = "lockers", LockersUnavailableError, LockersSettings

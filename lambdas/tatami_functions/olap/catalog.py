@@ -92,14 +92,6 @@ def named_queries() -> dict[str, NamedQuery]:
     return queries
 
 
-def named_query(name: str) -> NamedQuery:
-    """The named query `name`, or a `KeyError` listing the names there are."""
-    try:
-        return named_queries()[name]
-    except KeyError:
-        raise KeyError(f"no named query {name!r}; there are: {', '.join(named_queries())}") from None
-
-
 def views_used(sql: str, tables: Mapping[str, ExportedTable] = DECLARED) -> list[str]:
     """The views of `tables` that `sql` mentions (as whole words, any case), in table order.
 

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from tatami_functions.common.attribute_values import binary_as_base64
+
 EXPORTS_FOLDER = "AWSDynamoDB"
 SUMMARY = "manifest-summary.json"
 FILES = "manifest-files.json"
@@ -75,19 +77,15 @@ def data_file_key(folder: str) -> str:
     return f"{folder}/data/{name}.json.gz"
 
 
-def _binary(value: object) -> str:
-    if isinstance(value, bytes | bytearray):
-        return base64.b64encode(value).decode("ascii")
-    raise TypeError(f"cannot write {type(value).__name__} into DynamoDB JSON")
-
-
 def item_line(item: Mapping[str, Any]) -> str:
     """One data line: the item in DynamoDB JSON under "Item" (boto3 gives binaries as bytes).
 
     >>> item_line({"pk": {"S": "a"}, "sk": {"B": b"\\x08"}})
     '{"Item":{"pk":{"S":"a"},"sk":{"B":"CA=="}}}\\n'
     """
-    return json.dumps({"Item": item}, separators=(",", ":"), ensure_ascii=False, default=_binary) + "\n"
+    return (
+        json.dumps({"Item": item}, separators=(",", ":"), ensure_ascii=False, default=binary_as_base64) + "\n"
+    )
 
 
 @dataclass(frozen=True)

@@ -44,9 +44,11 @@ _TABLE_INPUT = (
 class ExportsRepository(Repository["DynamoDBClient"]):
     """DynamoDB's export API: describe an export, start a full or an incremental one.
 
-    >>> exports = ExportsRepository(boto3.client("dynamodb"))  # doctest: +SKIP
-    >>> exports.start_full("arn:...:table/T", "bucket", "exports/orders", "run-1").status  # doctest: +SKIP
-    'IN_PROGRESS'
+    For example (not run as a doctest)::
+
+        exports = ExportsRepository(boto3.client("dynamodb"))
+        exports.start_full("arn:...:table/T", "bucket", "exports/orders", "run-1").status
+        # -> 'IN_PROGRESS'
     """
 
     client_config, noun, unavailable = EXPORT_CALLS, "", ExportError

@@ -4,19 +4,19 @@ failing DynamoDB (503)."""
 from __future__ import annotations
 
 from tatami_functions.common.dependencies import DependencyError
-from tatami_functions.common.errors import ConflictError, NotFoundError
+from tatami_functions.common.errors import ConflictError, ItemNotFoundError
 
 
 class OrdersError(Exception):
     """Base of the orders model's errors."""
 
 
-class OrderNotFoundError(OrdersError, NotFoundError):
+class OrderNotFoundError(OrdersError, ItemNotFoundError):
     def __init__(self, order_id: str) -> None:
         super().__init__(f"no order {order_id!r}")
 
 
-class CustomerNotFoundError(OrdersError, NotFoundError):
+class CustomerNotFoundError(OrdersError, ItemNotFoundError):
     def __init__(self, customer_id: str) -> None:
         super().__init__(f"no customer {customer_id!r} (a customer exists once they placed an order)")
 

@@ -51,8 +51,10 @@ def place_order(
 ) -> dict[str, Any]:
     """Place a new order (status PENDING, dated now) on a random shard of the status index.
 
-    >>> place_order(NewOrder(CustomerId="c-1", Total=12.5))["Status"]  # doctest: +SKIP
-    'PENDING'
+    For example (not run as a doctest)::
+
+        place_order(NewOrder(CustomerId="c-1", Total=12.5))["Status"]
+        # -> 'PENDING'
     """
     tables = _tables(repository)
     if order.OrderId is None:  # a resend gets a new id: what its 503 must warn of
@@ -89,7 +91,9 @@ def customer_orders(
 ) -> dict[str, Any]:
     """A customer's orders (OrderId, OrderDate, Status) by date; 404 if the customer never ordered.
 
-    >>> customer_orders(CustomerOrdersQuery("c-1", Status.PENDING), 20, None)  # doctest: +SKIP
+    For example (not run as a doctest)::
+
+        customer_orders(CustomerOrdersQuery("c-1", Status.PENDING), 20, None)
     """
     tables = _tables(repository)
     token_scope = scope(
@@ -114,7 +118,9 @@ def status_orders(
 
     The token is bound to the shard count as well: a cursor over N shards means nothing over M.
 
-    >>> status_orders(StatusOrdersQuery(Status.DELIVERED), 20, None)  # doctest: +SKIP
+    For example (not run as a doctest)::
+
+        status_orders(StatusOrdersQuery(Status.DELIVERED), 20, None)
     """
     tables = _tables(repository)
     shards = tables.tables.shards

@@ -46,7 +46,9 @@ def merged_page(
 ) -> tuple[list[Item], ShardCursor | None, ReadStats]:
     """The next `limit` items across every shard in OrderDate order, the next cursor, the cost.
 
-    >>> merged_page(fetch, 10, 20, None, executor, ("StatusShard", "OrderDate", "OrderId"))  # doctest: +SKIP
+    For example (not run as a doctest)::
+
+        merged_page(fetch, 10, 20, None, executor, ("StatusShard", "OrderDate", "OrderId"))
     """
     state: ShardCursor = dict(cursor or {})
     live = [n for n in range(1, shards + 1) if state.get(str(n), {}) is not None]

@@ -6,14 +6,14 @@ Search errors come from the engine (``zindex.BadQueryError``: a 400 naming the f
 from __future__ import annotations
 
 from tatami_functions.common.dependencies import DependencyError
-from tatami_functions.common.errors import NotFoundError
+from tatami_functions.common.errors import ItemNotFoundError
 
 
 class PlacesError(Exception):
     """Base class of the service's errors."""
 
 
-class PlaceNotFoundError(PlacesError, NotFoundError):
+class PlaceNotFoundError(PlacesError, ItemNotFoundError):
     """No place has this id (the API answers 404)."""
 
     def __init__(self, place_id: str) -> None:

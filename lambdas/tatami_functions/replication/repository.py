@@ -36,9 +36,11 @@ class _Refused(Exception):
 class ReplicaRepository(TableRepository):
     """Writes versions into the replica (readers hide its tombstones: `records.live`).
 
-    >>> replica = ReplicaRepository("Replica", client=boto3.client("dynamodb"))  # doctest: +SKIP
-    >>> replica.write({"PK": {"S": "request#1"}, "_rep_seq": {"S": "00...12"}})  # doctest: +SKIP
-    True
+    For example (not run as a doctest)::
+
+        replica = ReplicaRepository("Replica", client=boto3.client("dynamodb"))
+        replica.write({"PK": {"S": "request#1"}, "_rep_seq": {"S": "00...12"}})
+        # -> True
     """
 
     noun, unavailable, client_config = "the replica", ReplicaUnavailableError, STREAM_CALLS
@@ -68,7 +70,9 @@ class ReplicaRepository(TableRepository):
 class FailureQueueRepository(Repository["SQSClient"]):
     """The queue records the replica can never store are parked on (with the stream's own failures).
 
-    >>> FailureQueueRepository("https://sqs.../q", client=boto3.client("sqs")).park({})  # doctest: +SKIP
+    For example (not run as a doctest)::
+
+        FailureQueueRepository("https://sqs.../q", client=boto3.client("sqs")).park({})
     """
 
     service, noun, unavailable, client_config = (

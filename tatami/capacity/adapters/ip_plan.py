@@ -3,7 +3,7 @@
 `tatami load-ip --dry-run` states it. The items are exactly the plan's pieces (their partition and sort
 keys from `tatami_functions.ip_lookup.keys`, their sizes from the items the loader would write); the
 client is the real loader's: `workers` threads sharing one boto3 client with the retry mode and
-attempts of `tatami.target.CLIENT_CONFIG`, each writing batches of 25 and resending unprocessed
+attempts of `tatami.clients.BULK_CALLS`, each writing batches of 25 and resending unprocessed
 items after the backoff of `tatami.ip_loader.store.Backoff`. The strategies are seed 003's: every
 item under one partition key, the prefix keys in file order, and the prefix keys shuffled (what
 `tatami load-ip` does). Each runs at several hash seeds and readings of what AWS leaves open.
@@ -21,9 +21,9 @@ from tatami.capacity.reports.verdict import percent
 from tatami.capacity.workloads.builders import FILE_ORDER, SHUFFLED, Key, Setting, Workload, keys_workload
 from tatami.capacity.workloads.clients import AppRetry
 from tatami.capacity.workloads.sdk import ClientConfig
+from tatami.clients import BULK_CALLS
 from tatami.ip_loader.plan import Plan
 from tatami.ip_loader.store import Backoff
-from tatami.target import CLIENT_CONFIG
 from tatami_functions.ip_lookup.keys import partition_key
 
 __all__ = ["LOADER_CLIENT", "STRATEGIES", "Strategy", "plan_load_times", "summary"]
@@ -33,7 +33,7 @@ VERSION = 1  # any version: it changes the key text, not how keys spread
 
 def _loader_client() -> ClientConfig:
     """The SDK configuration `tatami load-ip` builds its client with (its `max_attempts` counts retries)."""
-    retries = CLIENT_CONFIG.retries or {}
+    retries = BULK_CALLS.config.retries or {}
     total = retries.get("total_max_attempts") or retries.get("max_attempts", 2) + 1
     return ClientConfig(retries.get("mode", "standard"), total)
 

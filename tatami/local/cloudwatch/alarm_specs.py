@@ -18,7 +18,15 @@ from typing import Any
 from tatami.local.template.assembly import Assembly
 from tatami.local.template.intrinsics import Resolver
 
-__all__ = ["COMPARISONS", "AlarmSpec", "AlarmSpecError", "MetricStat", "python_expression", "read_alarms"]
+__all__ = [
+    "COMPARISONS",
+    "AlarmSpec",
+    "AlarmSpecError",
+    "MetricStat",
+    "parse_expression",
+    "python_expression",
+    "read_alarms",
+]
 
 COMPARISONS = {
     "GreaterThanThreshold": ">",
@@ -90,7 +98,8 @@ class AlarmSpec:
     tree: ast.expr = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "tree", ast.parse(python_expression(self.expression), mode="eval").body)
+        ids = {metric.id for metric in self.metrics}
+        object.__setattr__(self, "tree", parse_expression(self.expression, ids))
 
     def describe(self) -> str:
         """`Errors Sum > 0.0 (1 of 1 x 300 s)`: what the alarm watches."""
@@ -152,7 +161,6 @@ def _metrics(props: dict[str, Any]) -> tuple[tuple[MetricStat, ...], str]:
     if "AccountId" in returned:
         raise ValueError("a metric of another account is not evaluated locally")
     expression = returned.get("Expression", returned["Id"])
-    _check_expression(expression, {stat.id for stat in stats})
     if len({stat.period for stat in stats}) != 1:
         raise ValueError("metric math over different periods is not evaluated locally")
     return stats, expression
@@ -163,25 +171,39 @@ def _stat(metric_id: str, metric: dict[str, Any], stat: str, period: int) -> Met
     return MetricStat(metric_id, metric["Namespace"], metric["MetricName"], dimensions, stat, int(period))
 
 
-def _check_expression(expression: str, ids: set[str]) -> None:
-    """Arithmetic, comparisons and logic over the metric ids and numbers, FILL(id, number) and
-    IF(condition, value[, value]): what CDK, the library and the stack's own alarms emit."""
+def parse_expression(expression: str, ids: set[str]) -> ast.expr:
+    """The one parse of a metric math expression: its tree, for `alarm_eval` to evaluate, once checked
+    to be arithmetic, comparisons and logic over the metric `ids` and numbers, FILL(id, number) and
+    IF(condition, value[, value]) (what CDK, the library and the stack's own alarms emit).
+
+    >>> ast.dump(parse_expression("FILL(m1,0) AND m2", {"m1", "m2"}).op)
+    'And()'
+    >>> parse_expression("m3 > 0", {"m1"})
+    Traceback (most recent call last):
+    ...
+    ValueError: expression 'm3 > 0': unknown metric id m3
+    """
     tree = ast.parse(python_expression(expression), mode="eval")
     for node in ast.walk(tree):
-        if isinstance(node, ast.BinOp | ast.UnaryOp | ast.BoolOp) and not isinstance(node.op, _OPERATORS):
-            raise ValueError(f"expression {expression!r}: operator {type(node.op).__name__}")
-        if isinstance(node, ast.Compare) and not all(isinstance(op, _COMPARATORS) for op in node.ops):
-            raise ValueError(f"expression {expression!r}: a comparison is not evaluated locally")
-        if not isinstance(node, _EXPRESSION_NODES + _OPERATORS + _COMPARATORS):
-            raise ValueError(f"expression {expression!r}: {type(node).__name__} is not evaluated locally")
-        if isinstance(node, ast.Constant) and not isinstance(node.value, int | float):
-            raise ValueError(f"expression {expression!r}: {node.value!r} is not a number")
-        if isinstance(node, ast.Call) and not (
-            isinstance(node.func, ast.Name) and len(node.args) in _FUNCTIONS.get(node.func.id, ())
-        ):
-            raise ValueError(
-                f"expression {expression!r}: only FILL(metric, value) and IF(condition, value[, value]) "
-                "are evaluated locally"
-            )
-        if isinstance(node, ast.Name) and node.id not in ids | set(_FUNCTIONS):
-            raise ValueError(f"expression {expression!r}: unknown metric id {node.id}")
+        _check_node(expression, node, ids)
+    return tree.body
+
+
+def _check_node(expression: str, node: ast.AST, ids: set[str]) -> None:
+    if isinstance(node, ast.BinOp | ast.UnaryOp | ast.BoolOp) and not isinstance(node.op, _OPERATORS):
+        raise ValueError(f"expression {expression!r}: operator {type(node.op).__name__}")
+    if isinstance(node, ast.Compare) and not all(isinstance(op, _COMPARATORS) for op in node.ops):
+        raise ValueError(f"expression {expression!r}: a comparison is not evaluated locally")
+    if not isinstance(node, _EXPRESSION_NODES + _OPERATORS + _COMPARATORS):
+        raise ValueError(f"expression {expression!r}: {type(node).__name__} is not evaluated locally")
+    if isinstance(node, ast.Constant) and not isinstance(node.value, int | float):
+        raise ValueError(f"expression {expression!r}: {node.value!r} is not a number")
+    if isinstance(node, ast.Call) and not (
+        isinstance(node.func, ast.Name) and len(node.args) in _FUNCTIONS.get(node.func.id, ())
+    ):
+        raise ValueError(
+            f"expression {expression!r}: only FILL(metric, value) and IF(condition, value[, value]) "
+            "are evaluated locally"
+        )
+    if isinstance(node, ast.Name) and node.id not in ids | set(_FUNCTIONS):
+        raise ValueError(f"expression {expression!r}: unknown metric id {node.id}")

@@ -36,6 +36,8 @@ class LocalClock:
     >>> clock.advance(600)
     >>> clock.reading_at(before) == before, clock.reading_at(time.time() + 1) > before + 600
     (True, True)
+    >>> clock.from_machine(1_000), clock.to_machine(1_600), LocalClock().from_machine(1_000)
+    (1600.0, 1000.0, 1000)
     """
 
     def __init__(self) -> None:
@@ -59,6 +61,18 @@ class LocalClock:
         with self._lock:
             self._offset += seconds
             self._advances.append((time.time(), self._offset))
+
+    def from_machine(self, machine_seconds: float) -> float:
+        """A time the machine's clock gives now (a stream record read now) on this clock: every second
+        skipped so far counts, unlike `reading_at`'s. Unchanged (an int stays an int) when none was."""
+        offset = self._offset
+        return machine_seconds + offset if offset else machine_seconds
+
+    def to_machine(self, seconds: float) -> float:
+        """A time on this clock as the machine's clock gives it (what a function is handed), so a record
+        is as old to the function as it is on this clock."""
+        offset = self._offset
+        return seconds - offset if offset else seconds
 
     def reading_at(self, machine_seconds: float) -> float:
         """What this clock read at an instant of the machine's clock (a time a file or message

@@ -13,7 +13,9 @@ traffic, nothing the function sees); a few milliseconds per transaction.
 Standard library only (a worker imports it before its sandbox closes); botocore is imported by
 `install`, after the sandbox chose which botocore the handler gets.
 
->>> install_from_environment()  # doctest: +SKIP
+For example (not run as a doctest)::
+
+    install_from_environment()
 """
 
 from __future__ import annotations

@@ -21,7 +21,9 @@ stop failing them. `install(plan)` hooks every client the process creates from t
 and boto3's default session included); a local cloud passes a plan to a function's workers in the
 TATAMI_FAULTS variable (`LocalCloudConfig.faults`).
 
->>> install(FaultPlan(rate=0.3, operations=("dynamodb.UpdateItem",), seed=7))  # doctest: +SKIP
+For example (not run as a doctest)::
+
+    install(FaultPlan(rate=0.3, operations=("dynamodb.UpdateItem",), seed=7))
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ import boto3
 from botocore.config import Config
 
 from tatami.checkout import repo_root
+from tatami.clients import FAST_FAIL
 from tatami.local.engines.dynamodb_local import LauncherError, launch_command
 from tatami.local.template.intrinsics import LOCAL_REGION
 
@@ -30,7 +31,6 @@ _LIBC = ctypes.CDLL(None, use_errno=True)
 _PR_SET_PDEATHSIG = 1
 
 LOCAL_CREDENTIALS = {"aws_access_key_id": "tatamilocal", "aws_secret_access_key": "tatamilocal"}
-_FAST_FAIL = Config(connect_timeout=1, read_timeout=5, retries={"max_attempts": 0})
 DYNAMODB_LOCAL = "DynamoDB Local"
 MOTO = "moto server"
 
@@ -119,7 +119,7 @@ def start_dynamodb_local(port: int, log_file: Path, db_path: Path | None = None)
     except LauncherError as exc:
         raise EngineError(str(exc)) from None
     engine = Engine(DYNAMODB_LOCAL, port, _spawn(command, log_file, cwd=jar.parent))
-    _wait_until(engine, log_file, lambda: dynamodb_client(engine.endpoint, _FAST_FAIL).list_tables())
+    _wait_until(engine, log_file, lambda: dynamodb_client(engine.endpoint, FAST_FAIL.config).list_tables())
     return engine
 
 
@@ -133,7 +133,11 @@ def start_moto(port: int, log_file: Path, db_path: Path | None = None) -> Engine
     command = [*server, *kept, "-H", "127.0.0.1", "-p", str(port)]
     engine = Engine(MOTO, port, _spawn(command, log_file, cwd=repo_root()))
     probe = boto3.client(
-        "sqs", endpoint_url=engine.endpoint, region_name=LOCAL_REGION, config=_FAST_FAIL, **LOCAL_CREDENTIALS
+        "sqs",
+        endpoint_url=engine.endpoint,
+        region_name=LOCAL_REGION,
+        config=FAST_FAIL.config,
+        **LOCAL_CREDENTIALS,
     )
     _wait_until(engine, log_file, probe.list_queues)
     return engine

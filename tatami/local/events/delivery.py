@@ -111,17 +111,11 @@ class BatchDelivery:
 
     def _as_delivered(self, batch: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The records with their times on the machine's clock, as old as they are on the cloud's."""
-        offset = self.clock.offset
-        if not offset:
+        if not self.clock.offset:
             return batch
+        created = "ApproximateCreationDateTime"
         return [
-            {
-                **r,
-                "dynamodb": {
-                    **r["dynamodb"],
-                    "ApproximateCreationDateTime": int(r["dynamodb"]["ApproximateCreationDateTime"] - offset),
-                },
-            }
+            {**r, "dynamodb": {**r["dynamodb"], created: int(self.clock.to_machine(r["dynamodb"][created]))}}
             for r in batch
         ]
 

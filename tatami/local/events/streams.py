@@ -182,11 +182,11 @@ class StreamPoller:
         return iterator
 
     def _buffer(self, shard: _Shard, raw_records: list[dict[str, Any]]) -> None:
-        read_at, skipped = time.time(), self.delivery.clock.offset
+        read_at, clock = time.time(), self.delivery.clock
         for raw in raw_records:
             record = lambda_record(raw, self.event_source_arn, read_at)
-            if skipped:  # on the cloud's clock (a test moved it ahead)
-                record["dynamodb"]["ApproximateCreationDateTime"] += skipped
+            change = record["dynamodb"]  # its time on the cloud's clock (a test may have moved it ahead)
+            change["ApproximateCreationDateTime"] = clock.from_machine(change["ApproximateCreationDateTime"])
             if self.ttl and "userIdentity" not in record and self.ttl.is_ttl_removal(record):
                 record["userIdentity"] = dict(TTL_IDENTITY)  # the local cloud's TTL sweeper deleted it
             if not matches_any(record, self.spec.filter_patterns):

@@ -5,7 +5,9 @@ compiled policies) and `iam/<function>.jsonl` (each action and resource its work
 mappings were authorized for, allowed or not). Logs and X-Ray grants are used by Lambda itself,
 not by the function's code, and are left out of "never used".
 
->>> print(render(least_privilege(Path(".local"))))  # doctest: +SKIP
+For example (not run as a doctest)::
+
+    print(render(least_privilege(Path(".local"))))
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from botocore.exceptions import ClientError
 
-from tatami_functions.common.errors import NotFoundError
+from tatami_functions.common.errors import ItemNotFoundError
 from tatami_functions.documents.exceptions import DocumentBodyLostError, DocumentsUnavailableError
 from tatami_functions.documents.repository import DocumentBodiesRepository
 
@@ -27,7 +27,7 @@ def test_a_lost_body_is_a_404_naming_the_document() -> None:
         DocumentBodyLostError, match=r"^document r-1: its body is no longer in the bucket"
     ) as lost:
         DocumentBodiesRepository("bucket", client=Bucket("NoSuchKey")).get("documents/r-1/x", "r-1")  # type: ignore[arg-type]
-    assert isinstance(lost.value, NotFoundError) and lost.value.status == 404
+    assert isinstance(lost.value, ItemNotFoundError) and lost.value.status == 404
 
 
 def test_a_failing_bucket_is_still_a_503() -> None:

@@ -8,7 +8,9 @@ boto3 and botocore's Config are imported then too, not at a cold start's init (a
 
 from __future__ import annotations
 
+import random
 import threading
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -16,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from botocore.exceptions import ClientError
 
 from zindex.dynamojson import to_item, to_wire, to_wire_item
-from zindex.errors import StaleImageError
+from zindex.errors import StaleImageError, StatisticsError
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
@@ -28,6 +30,7 @@ __all__ = ["IndexRepository", "ReadResponse"]
 
 STATISTICS_ATTRIBUTE = "statistics"
 CONDITION_FAILED = "ConditionalCheckFailedException"
+STATISTICS_ROUNDS = 6  # BatchGetItem calls for the statistics items: the first and its retries
 # Searches and the maintainer run many calls at once: a pooled connection for each thread, and
 # adaptive retries to absorb throttling.
 CLIENT_OPTIONS: dict[str, Any] = {
@@ -167,15 +170,27 @@ class IndexRepository:
             raise
 
     def get_statistics(self) -> dict[str, bytes]:
-        """Each index's statistics bytes (indexes without statistics are left out)."""
+        """Each index's statistics bytes (indexes without statistics are left out).
+
+        BatchGetItem may leave keys unprocessed (throttling, its response size limit): those are asked
+        again after a growing, jittered pause; still left after the last round, a StatisticsError says
+        so, and the search plans with uniform estimates meanwhile (results stay exact)."""
         keys = [to_wire_item(self.table.reserved_key(i.name)) for i in self.table.indexes]
-        response = self.client.batch_get_item(RequestItems={self.table.table: {"Keys": keys}})
-        found = {}
-        for raw in response.get("Responses", {}).get(self.table.table, []):
-            item = to_item(raw)
-            name = str(item[self.table.key[0]]).split("#", 1)[1]
-            found[name] = bytes(item[STATISTICS_ATTRIBUTE])
-        return found
+        request: dict[str, Any] = {self.table.table: {"Keys": keys}}
+        found: dict[str, bytes] = {}
+        for round_ in range(STATISTICS_ROUNDS):
+            if round_:
+                time.sleep(random.uniform(0, min(1.0, 0.05 * 2**round_)))  # full jitter, as AWS advises
+            response = self.client.batch_get_item(RequestItems=request)
+            for raw in response.get("Responses", {}).get(self.table.table, []):
+                item = to_item(raw)
+                found[str(item[self.table.key[0]]).split("#", 1)[1]] = bytes(item[STATISTICS_ATTRIBUTE])
+            request = dict(response.get("UnprocessedKeys") or {})
+            if not request:
+                return found
+        raise StatisticsError(
+            f"DynamoDB left statistics of {self.table.table} unread after {STATISTICS_ROUNDS} rounds"
+        )
 
     def put_statistics(self, index: str, data: bytes) -> None:
         item = {**self.table.reserved_key(index), STATISTICS_ATTRIBUTE: data}

@@ -171,9 +171,9 @@ def test_every_bad_request_error_has_the_errors_array(query: dict[str, str], err
 
 
 def test_a_service_error_is_answered_with_its_status_and_field() -> None:
-    from tatami_functions.common.errors import ConflictError, NotFoundError
+    from tatami_functions.common.errors import ConflictError, ItemNotFoundError
 
-    class GoneError(NotFoundError):
+    class GoneError(ItemNotFoundError):
         pass
 
     class TakenError(ConflictError):

@@ -18,7 +18,7 @@ from botocore.retries import standard
 from tatami.local.engines.faults import _Body, _error_response
 from tatami_functions.common import writes
 from tatami_functions.common.dependencies import DependencyError
-from tatami_functions.common.errors import NotFoundError
+from tatami_functions.common.errors import ItemNotFoundError
 from tatami_functions.common.repository import CONDITION_FAILED, TableRepository
 
 ENDPOINT = "http://127.0.0.1:9"
@@ -146,13 +146,13 @@ def test_which_writes_are_safe_to_resend(operation: str, params: dict[str, Any],
 def test_a_condition_failed_after_a_lost_answer_is_no_false_404(client: Callable[..., Any]) -> None:
     """A conditional delete whose first answer was lost: the resend finds the item gone (its own
     doing, perhaps), so the repository answers 503 "may have applied", not the 404 it maps."""
-    gone = NotFoundError("no thing t-1")
+    gone = ItemNotFoundError("no thing t-1")
     delete = {"TableName": "things", "Key": {"k": {"S": "t-1"}}, "ConditionExpression": "attribute_exists(k)"}
     with pytest.raises(DependencyError, match="lost the answer to an attempt that may have applied"):
         Things("things", client(Service("lost", "condition")))._call(
             "delete_item", errors={CONDITION_FAILED: gone}, **delete
         )
-    with pytest.raises(NotFoundError):  # no attempt lost: the condition's failure is the truth
+    with pytest.raises(ItemNotFoundError):  # no attempt lost: the condition's failure is the truth
         Things("things", client(Service("condition")))._call(
             "delete_item", errors={CONDITION_FAILED: gone}, **delete
         )
