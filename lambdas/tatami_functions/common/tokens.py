@@ -39,7 +39,9 @@ def _secret() -> bytes:
     # The client (and boto3 with it) with the first token, not at init: `common.clients` says why.
     secretsmanager = aws_client("secretsmanager", API_CALLS)
     try:
-        value = secretsmanager.get_secret_value(SecretId=PageTokenSettings.from_env().secret_arn)["SecretString"]
+        value = secretsmanager.get_secret_value(SecretId=PageTokenSettings.from_env().secret_arn)[
+            "SecretString"
+        ]
     except (ClientError, BotoCoreError) as exc:
         raise failure(DependencyError, "cannot read the page-token key", exc, "secretsmanager") from exc
     return str(value).encode()
