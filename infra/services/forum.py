@@ -6,22 +6,13 @@ from __future__ import annotations
 from aws_cdk import CfnOutput, Stack
 from constructs import Construct
 
+from infra.constructs.api_function import ApiFunction
 from infra.constructs.data_table import schema_props
-from infra.constructs.service_api import Route
-from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from infra.constructs.table_grants import grant_table
 from tatami_functions import stack_outputs
 from tatami_functions.forum.settings import ForumTables
 from tatami_functions.forum.table import FORUMS, REPLIES, THREADS
-
-ROUTES = (
-    Route("GET", "/forums"),
-    Route("GET", "/forums/{forum}"),
-    Route("GET", "/forums/{forum}/threads"),
-    Route("GET", "/forums/{forum}/threads/{subject}"),
-    Route("GET", "/forums/{forum}/threads/{subject}/replies"),
-)
 
 
 class ForumService(Construct):
@@ -35,12 +26,11 @@ class ForumService(Construct):
         self.forums = shared.data_table(self, "Forums", **schema_props(FORUMS))
         self.threads = shared.data_table(self, "Threads", **schema_props(THREADS))
         self.replies = shared.data_table(self, "Replies", **schema_props(REPLIES))
-        self.function = ServiceFunction(
+        self.function = ApiFunction(
             self,
             "Function",
-            layers=shared.layers,
+            shared=shared,
             service="forum",
-            handler="tatami_functions.forum.handler.handler",
             environment=ForumTables.environment(
                 forums=self.forums.table_name,
                 threads=self.threads.table_name,
@@ -48,8 +38,6 @@ class ForumService(Construct):
             ),
             description="The forum's REST routes (seed 001)",
         )
-        shared.page_tokens.grant(self.function)
-        shared.api.add_routes(self.function, ROUTES)
         # The forum API only reads: the forum list is the one Scan; a thread's replies one Query.
         grant_table(self.function, self.forums, "Scan", "GetItem")
         grant_table(self.function, self.threads, "Query", "GetItem")

@@ -7,9 +7,8 @@ from __future__ import annotations
 from aws_cdk import CfnOutput, Stack
 from constructs import Construct
 
+from infra.constructs.api_function import ApiFunction
 from infra.constructs.data_table import schema_props
-from infra.constructs.service_api import Route
-from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from infra.constructs.table_grants import grant_indexes, grant_table
 from infra.constructs.zorder_index import ZOrderIndex
@@ -19,15 +18,6 @@ from tatami_functions.orders.settings import OrdersTables
 from tatami_functions.orders.table import CUSTOMERS, ORDERS, ORDERS_ZINDEX
 
 SERVICE = "orders"
-ROUTES = (
-    Route("GET", "/orders/search"),
-    Route("POST", "/orders"),
-    Route("GET", "/orders", required_query=("status",)),
-    Route("GET", "/orders/{id}"),
-    Route("PATCH", "/orders/{id}"),
-    Route("GET", "/customers/{id}"),
-    Route("GET", "/customers/{id}/orders"),
-)
 
 
 class OrdersService(Construct):
@@ -54,20 +44,17 @@ class OrdersService(Construct):
             )
         self.orders = shared.data_table(self, "Orders", **schema_props(ORDERS))
         self.customers = shared.data_table(self, "Customers", **schema_props(CUSTOMERS))
-        self.function = ServiceFunction(
+        self.function = ApiFunction(
             self,
             "Function",
-            layers=shared.layers,
+            shared=shared,
             service=SERVICE,
-            handler="tatami_functions.orders.handler.handler",
             uses_zorder=True,  # GET /orders/search runs the engine
             environment=OrdersTables.environment(
                 orders=self.orders.table_name, customers=self.customers.table_name, shards=status_shards
             ),
             description="The orders' REST routes (seed 002)",
         )
-        shared.page_tokens.grant(self.function)
-        shared.api.add_routes(self.function, ROUTES)
         # GET /orders/search: date x total x status through the engine
         self.index = ZOrderIndex(
             self, "ZIndex", shared=shared, table=self.orders, declaration=ORDERS_ZINDEX, service=SERVICE
