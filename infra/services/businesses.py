@@ -3,11 +3,9 @@
 
 from __future__ import annotations
 
-from aws_cdk import CfnOutput, Stack
 from constructs import Construct
 
 from infra.constructs.api_function import ApiFunction
-from infra.constructs.data_table import schema_props
 from infra.constructs.shared import Shared
 from infra.constructs.table_grants import grant_indexes, grant_table
 from tatami_functions import stack_outputs
@@ -23,7 +21,9 @@ class BusinessesService(Construct):
 
     def __init__(self, scope: Construct, construct_id: str, *, shared: Shared) -> None:
         super().__init__(scope, construct_id)
-        self.businesses = shared.data_table(self, "Businesses", **schema_props(BUSINESSES))
+        self.businesses = shared.data_table(
+            self, "Businesses", BUSINESSES, output=stack_outputs.OUTPUT_BUSINESSES_TABLE
+        )
         self.function = ApiFunction(
             self,
             "Function",
@@ -34,4 +34,3 @@ class BusinessesService(Construct):
         )
         grant_table(self.function, self.businesses, "GetItem", "PutItem")
         grant_indexes(self.function, self.businesses, [i.name for i in BUSINESSES.indexes], "Query")
-        CfnOutput(Stack.of(self), stack_outputs.OUTPUT_BUSINESSES_TABLE, value=self.businesses.table_name)

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from aws_cdk import CfnOutput, Stack
 from constructs import Construct
 
 from infra.constructs.api_function import ApiFunction
-from infra.constructs.data_table import schema_props
 from infra.constructs.shared import Shared
 from infra.constructs.table_grants import grant_indexes, grant_table
 from tatami_functions import stack_outputs
@@ -23,8 +21,7 @@ class CartsService(Construct):
 
     def __init__(self, scope: Construct, construct_id: str, *, shared: Shared) -> None:
         super().__init__(scope, construct_id)
-        self.table = shared.data_table(self, "Default", **schema_props(CARTS))
-        CfnOutput(Stack.of(self), stack_outputs.OUTPUT_CARTS_TABLE, value=self.table.table_name)
+        self.table = shared.data_table(self, "Default", CARTS, output=stack_outputs.OUTPUT_CARTS_TABLE)
         self.function = ApiFunction(
             self,
             "Function",

@@ -19,7 +19,6 @@ from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
 from infra.constructs.api_function import ApiFunction
-from infra.constructs.data_table import schema_props
 from infra.constructs.monitoring_targets import ReportsLag
 from infra.constructs.service_function import ServiceFunction, add_environment
 from infra.constructs.shared import Shared
@@ -85,9 +84,11 @@ class CountersService(Construct, ReportsLag):
         self._outputs()
 
     def _tables(self, shared: Shared) -> tuple[dynamodb.TableV2, dynamodb.TableV2, dynamodb.TableV2]:
-        shards = shared.data_table(self, "Shards", **schema_props(SHARDS))
-        counters = shared.data_table(self, "Counters", **schema_props(COUNTERS))
-        idempotency = shared.data_table(self, "Idempotency", **schema_props(IDEMPOTENCY))
+        shards = shared.data_table(self, "Shards", SHARDS, output=stack_outputs.OUTPUT_COUNTER_SHARDS_TABLE)
+        counters = shared.data_table(self, "Counters", COUNTERS, output=stack_outputs.OUTPUT_COUNTERS_TABLE)
+        idempotency = shared.data_table(
+            self, "Idempotency", IDEMPOTENCY, output=stack_outputs.OUTPUT_COUNTER_IDEMPOTENCY_TABLE
+        )
         return shards, counters, idempotency
 
     def _function(
@@ -158,11 +159,9 @@ class CountersService(Construct, ReportsLag):
         return failures
 
     def _outputs(self) -> None:
-        stack = Stack.of(self)
-        CfnOutput(stack, stack_outputs.OUTPUT_COUNTER_SHARDS_TABLE, value=self.shards.table_name)
-        CfnOutput(stack, stack_outputs.OUTPUT_COUNTERS_TABLE, value=self.counters.table_name)
-        CfnOutput(stack, stack_outputs.OUTPUT_COUNTER_IDEMPOTENCY_TABLE, value=self.idempotency.table_name)
-        CfnOutput(stack, stack_outputs.OUTPUT_COUNTER_ROLLUP_FAILURES, value=self.rollup_failures.queue_url)
+        CfnOutput(
+            Stack.of(self), stack_outputs.OUTPUT_COUNTER_ROLLUP_FAILURES, value=self.rollup_failures.queue_url
+        )
 
 
 def _use(function: ServiceFunction, table: dynamodb.TableV2, setting: str, *actions: str) -> None:

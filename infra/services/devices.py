@@ -10,7 +10,7 @@ they were deployed with (tests/infra/test_deployed_ids.py).
 
 from __future__ import annotations
 
-from aws_cdk import CfnOutput, Duration, Stack
+from aws_cdk import Duration
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_s3 as s3
@@ -18,7 +18,6 @@ from constructs import Construct
 
 from infra.constructs.api_function import ApiFunction
 from infra.constructs.buckets import grant_objects
-from infra.constructs.data_table import schema_props
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from infra.constructs.stream_consumer import stream_failure_queue, subscribe_to_stream
@@ -52,8 +51,9 @@ class DevicesService(Construct):
     ) -> None:
         super().__init__(workshop, construct_id)
         # "Default": the table keeps the logical ID it had as the workshop's "DeviceLogs".
-        self.table = shared.data_table(self, "Default", **schema_props(DEVICE_LOGS))
-        CfnOutput(Stack.of(self), stack_outputs.OUTPUT_DEVICE_LOGS_TABLE, value=self.table.table_name)
+        self.table = shared.data_table(
+            self, "Default", DEVICE_LOGS, output=stack_outputs.OUTPUT_DEVICE_LOGS_TABLE
+        )
         self.function = ApiFunction(
             self,
             "Function",

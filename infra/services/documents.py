@@ -3,13 +3,11 @@ workshop bucket's `documents/` prefix."""
 
 from __future__ import annotations
 
-from aws_cdk import CfnOutput, Stack
 from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
 from infra.constructs.api_function import ApiFunction
 from infra.constructs.buckets import grant_objects
-from infra.constructs.data_table import schema_props
 from infra.constructs.shared import Shared
 from infra.constructs.table_grants import grant_indexes, grant_table
 from tatami_functions import stack_outputs
@@ -27,8 +25,9 @@ class DocumentsService(Construct):
 
     def __init__(self, scope: Construct, construct_id: str, *, shared: Shared, bucket: s3.IBucket) -> None:
         super().__init__(scope, construct_id)
-        self.table = shared.data_table(self, "Default", **schema_props(DOCUMENTS))
-        CfnOutput(Stack.of(self), stack_outputs.OUTPUT_DOCUMENTS_TABLE, value=self.table.table_name)
+        self.table = shared.data_table(
+            self, "Default", DOCUMENTS, output=stack_outputs.OUTPUT_DOCUMENTS_TABLE
+        )
         environment = DocumentsSettings.environment(table=self.table.table_name, bucket=bucket.bucket_name)
         self.function = ApiFunction(
             self,

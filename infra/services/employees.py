@@ -7,11 +7,9 @@ partition in transactions of Puts and Deletes.
 
 from __future__ import annotations
 
-from aws_cdk import CfnOutput, Stack
 from constructs import Construct
 
 from infra.constructs.api_function import ApiFunction
-from infra.constructs.data_table import schema_props
 from infra.constructs.shared import Shared
 from infra.constructs.table_grants import grant_indexes, grant_table
 from tatami_functions import stack_outputs
@@ -24,8 +22,7 @@ class EmployeesService(Construct):
 
     def __init__(self, scope: Construct, construct_id: str, *, shared: Shared) -> None:
         super().__init__(scope, construct_id)
-        self.table = shared.data_table(self, "Table", **schema_props(EMPLOYEES))
-        CfnOutput(Stack.of(self), stack_outputs.OUTPUT_EMPLOYEES_TABLE, value=self.table.table_name)
+        self.table = shared.data_table(self, "Table", EMPLOYEES, output=stack_outputs.OUTPUT_EMPLOYEES_TABLE)
         self.function = ApiFunction(
             self,
             "Function",

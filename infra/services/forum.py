@@ -3,11 +3,9 @@ read-only API function on `GET /forums/...`."""
 
 from __future__ import annotations
 
-from aws_cdk import CfnOutput, Stack
 from constructs import Construct
 
 from infra.constructs.api_function import ApiFunction
-from infra.constructs.data_table import schema_props
 from infra.constructs.shared import Shared
 from infra.constructs.table_grants import grant_table
 from tatami_functions import stack_outputs
@@ -23,9 +21,9 @@ class ForumService(Construct):
 
     def __init__(self, scope: Construct, construct_id: str, *, shared: Shared) -> None:
         super().__init__(scope, construct_id)
-        self.forums = shared.data_table(self, "Forums", **schema_props(FORUMS))
-        self.threads = shared.data_table(self, "Threads", **schema_props(THREADS))
-        self.replies = shared.data_table(self, "Replies", **schema_props(REPLIES))
+        self.forums = shared.data_table(self, "Forums", FORUMS, output=stack_outputs.OUTPUT_FORUMS_TABLE)
+        self.threads = shared.data_table(self, "Threads", THREADS, output=stack_outputs.OUTPUT_THREADS_TABLE)
+        self.replies = shared.data_table(self, "Replies", REPLIES, output=stack_outputs.OUTPUT_REPLIES_TABLE)
         self.function = ApiFunction(
             self,
             "Function",
@@ -42,7 +40,3 @@ class ForumService(Construct):
         grant_table(self.function, self.forums, "Scan", "GetItem")
         grant_table(self.function, self.threads, "Query", "GetItem")
         grant_table(self.function, self.replies, "Query")
-        stack = Stack.of(self)
-        CfnOutput(stack, stack_outputs.OUTPUT_FORUMS_TABLE, value=self.forums.table_name)
-        CfnOutput(stack, stack_outputs.OUTPUT_THREADS_TABLE, value=self.threads.table_name)
-        CfnOutput(stack, stack_outputs.OUTPUT_REPLIES_TABLE, value=self.replies.table_name)

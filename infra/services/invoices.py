@@ -6,11 +6,9 @@ the function Queries both and writes an invoice's partition in transactions of P
 
 from __future__ import annotations
 
-from aws_cdk import CfnOutput, Stack
 from constructs import Construct
 
 from infra.constructs.api_function import ApiFunction
-from infra.constructs.data_table import schema_props
 from infra.constructs.shared import Shared
 from infra.constructs.table_grants import grant_indexes, grant_table
 from tatami_functions import stack_outputs
@@ -23,8 +21,7 @@ class InvoicesService(Construct):
 
     def __init__(self, scope: Construct, construct_id: str, *, shared: Shared) -> None:
         super().__init__(scope, construct_id)
-        self.table = shared.data_table(self, "Table", **schema_props(INVOICES))
-        CfnOutput(Stack.of(self), stack_outputs.OUTPUT_INVOICES_TABLE, value=self.table.table_name)
+        self.table = shared.data_table(self, "Table", INVOICES, output=stack_outputs.OUTPUT_INVOICES_TABLE)
         self.function = ApiFunction(
             self,
             "Function",

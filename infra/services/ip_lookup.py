@@ -23,7 +23,7 @@ from aws_cdk import aws_apigateway as apigw
 from constructs import Construct
 
 from infra.constructs.api_function import ApiFunction
-from infra.constructs.data_table import TableCapacity, schema_props
+from infra.constructs.data_table import TableCapacity
 from infra.constructs.service_api import ServiceApi
 from infra.constructs.shared import Shared
 from tatami_functions import stack_outputs
@@ -85,7 +85,7 @@ class IpLookupService(Construct):
         self.table = shared.data_table(
             self,
             "Ranges",
-            **schema_props(RANGES),
+            RANGES,
             capacity=capacity,  # pre-warm before a first big load (seed 003) with TableCapacity
         )
         self.function = ApiFunction(

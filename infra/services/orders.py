@@ -8,7 +8,6 @@ from aws_cdk import CfnOutput, Stack
 from constructs import Construct
 
 from infra.constructs.api_function import ApiFunction
-from infra.constructs.data_table import schema_props
 from infra.constructs.shared import Shared
 from infra.constructs.table_grants import grant_indexes, grant_table
 from infra.constructs.zorder_index import ZOrderIndex
@@ -42,8 +41,10 @@ class OrdersService(Construct):
             raise ValueError(
                 f"status_shards {status_shards} must be within 1..{keys.MAX_SHARDS} (one parallel Query each)"
             )
-        self.orders = shared.data_table(self, "Orders", **schema_props(ORDERS))
-        self.customers = shared.data_table(self, "Customers", **schema_props(CUSTOMERS))
+        self.orders = shared.data_table(self, "Orders", ORDERS, output=stack_outputs.OUTPUT_ORDERS_TABLE)
+        self.customers = shared.data_table(
+            self, "Customers", CUSTOMERS, output=stack_outputs.OUTPUT_CUSTOMERS_TABLE
+        )
         self.function = ApiFunction(
             self,
             "Function",
@@ -66,6 +67,4 @@ class OrdersService(Construct):
         grant_indexes(self.function, self.orders, [index.name for index in ORDERS.indexes], "Query")
         grant_table(self.function, self.customers, "GetItem", "UpdateItem")
         stack = Stack.of(self)
-        CfnOutput(stack, stack_outputs.OUTPUT_ORDERS_TABLE, value=self.orders.table_name)
-        CfnOutput(stack, stack_outputs.OUTPUT_CUSTOMERS_TABLE, value=self.customers.table_name)
         CfnOutput(stack, stack_outputs.OUTPUT_ORDERS_ZINDEX, value=self.index.declaration.to_json())

@@ -11,7 +11,6 @@ from aws_cdk import CfnOutput, Duration, Stack
 from constructs import Construct
 
 from infra.constructs.api_function import ApiFunction
-from infra.constructs.data_table import schema_props
 from infra.constructs.shared import Shared
 from infra.constructs.table_grants import grant_table
 from infra.constructs.zorder_index import ZOrderIndex
@@ -29,7 +28,7 @@ class PlacesService(Construct):
 
     def __init__(self, scope: Construct, construct_id: str, *, shared: Shared) -> None:
         super().__init__(scope, construct_id)
-        self.table = shared.data_table(self, "Table", **schema_props(PLACES_TABLE))
+        self.table = shared.data_table(self, "Table", PLACES_TABLE, output=stack_outputs.OUTPUT_PLACES_TABLE)
         self.api_function = ApiFunction(
             self,
             "ApiFunction",
@@ -47,6 +46,5 @@ class PlacesService(Construct):
         self.index.grant_search(self.api_function)
         grant_table(self.api_function, self.table, "UpdateItem")  # PUT /places/{id}
         stack = Stack.of(self)
-        CfnOutput(stack, stack_outputs.OUTPUT_PLACES_TABLE, value=self.table.table_name)
         CfnOutput(stack, stack_outputs.OUTPUT_PLACES_ZINDEX, value=self.index.declaration.to_json())
         CfnOutput(stack, stack_outputs.OUTPUT_PLACES_FAILURES, value=self.index.failures.queue_url)
