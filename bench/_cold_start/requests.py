@@ -4,8 +4,8 @@ A first request makes the function create its clients and call AWS once where it
 API function serves its simplest read (one item by its key, which need not exist: a 404 after one
 GetItem is a served request), a stream consumer one record as Lambda delivers it (read from
 DynamoDB Local's stream after a real write, so the record is what the poller hands it), the export
-function its scheduled run over one table. The docs function's one route serves the merged OpenAPI
-document and calls nothing.
+function its scheduled run over one table. The docs function's one route serves the OpenAPI
+document generated at synthesis and calls nothing.
 """
 
 from __future__ import annotations

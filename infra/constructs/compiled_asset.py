@@ -20,7 +20,7 @@ import importlib.util
 import py_compile
 import shutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fnmatch import fnmatch
 from pathlib import Path
 from typing import Any
@@ -58,11 +58,13 @@ def bytecode_format() -> str:
 
 @jsii.implements(ILocalBundling)
 class _CompiledCopy:
-    """CDK's local bundling: copy some files and folders of `source` and compile them (no Docker)."""
+    """CDK's local bundling: copy some files and folders of `source`, write the files generated at
+    synthesis, and compile them (no Docker)."""
 
-    def __init__(self, source: Path, paths: Sequence[str]) -> None:
+    def __init__(self, source: Path, paths: Sequence[str], generated: Mapping[str, bytes]) -> None:
         self.source = source
         self.paths = tuple(paths)
+        self.generated = dict(generated)
 
     def try_bundle(self, output_dir: str, *_args: Any, **_options: Any) -> bool:
         output = Path(output_dir)
@@ -74,6 +76,9 @@ class _CompiledCopy:
             else:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(origin, target)
+        for relative, content in self.generated.items():
+            (output / relative).parent.mkdir(parents=True, exist_ok=True)
+            (output / relative).write_bytes(content)
         for module in sorted(output.rglob("*.py")):
             _compile(module, output, self.source)
         return True
@@ -93,23 +98,32 @@ def _compile(module: Path, output: Path, source: Path) -> None:
         raise SourceSyntaxError.of(error) from None
 
 
-def compiled_code(source: Path, paths: Sequence[str]) -> lambda_.Code:
-    """The asset of `paths` (files and folders relative to `source`) with their modules compiled beside
-    them, known by the hash of those sources."""
+def compiled_code(
+    source: Path, paths: Sequence[str], generated: Mapping[str, bytes] | None = None
+) -> lambda_.Code:
+    """The asset of `paths` (files and folders relative to `source`) and of the files `generated` at
+    synthesis (path in the asset -> bytes), with their modules compiled beside them, known by the hash
+    of those sources."""
+    generated = generated or {}
     return lambda_.Code.from_asset(
         str(source),
         asset_hash_type=AssetHashType.CUSTOM,
-        asset_hash=sources_hash(source, paths, bytecode_format()),
+        asset_hash=sources_hash(source, paths, bytecode_format(), generated),
         bundling=BundlingOptions(
-            image=DockerImage.from_registry("unused-local-bundling"), local=_CompiledCopy(source, paths)
+            image=DockerImage.from_registry("unused-local-bundling"),
+            local=_CompiledCopy(source, paths, generated),
         ),
     )
 
 
-def sources_hash(source: Path, paths: Sequence[str], bytecode: str) -> str:
-    """SHA-256 over the bytecode's format (`bytecode_format`) and the path and bytes of every file
-    `paths` ship (build litter left out)."""
+def sources_hash(
+    source: Path, paths: Sequence[str], bytecode: str, generated: Mapping[str, bytes] | None = None
+) -> str:
+    """SHA-256 over the bytecode's format (`bytecode_format`), the path and bytes of every file
+    `paths` ship (build litter left out) and of every file `generated`."""
     digest = hashlib.sha256(bytecode.encode() + b"\0")
+    for relative, content in sorted((generated or {}).items()):
+        digest.update(b"generated\0" + relative.encode() + b"\0" + content + b"\0")
     for relative in sorted(set(paths)):
         origin = source / relative
         files = sorted(origin.rglob("*")) if origin.is_dir() else [origin]

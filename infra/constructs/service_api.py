@@ -2,8 +2,9 @@
 
 Production defaults: stage throttling, request validation, JSON access logs, execution logs (both
 log groups in the template, with a retention), X-Ray tracing, IAM authorization (or API keys with
-a usage plan), and one `Route` list per service so the template names every method explicitly (the
-local cloud serves exactly those). Every function behind it times out before the integration does.
+a usage plan), and every route of each service's resolver as a method of its own, read at synthesis
+(`resolver_routes`, `api_function`), so the template names every method explicitly (the local cloud
+serves exactly those). Every function behind it times out before the integration does.
 
 Logging needs the account's API Gateway CloudWatch role, an account-wide setting that other APIs of
 the account log through: the stack sets it only when asked (`cloud_watch_role=True`, cdk.json
@@ -25,6 +26,7 @@ from constructs import Construct
 
 from infra import constants
 from infra.constructs.deployments import live_alias
+from infra.constructs.resolver_routes import Route
 from infra.nag import acknowledge
 
 _NOT_COGNITO = "Callers authenticate with IAM (SigV4) or API keys, not Cognito user pools."
@@ -57,15 +59,6 @@ def _gateway_400_template(field: str, where: str) -> str:
     return json.dumps(shape).replace('"REASON"', "$context.error.messageString")
 
 
-@dataclass(frozen=True, slots=True)
-class Route:
-    """One method of the API: `Route("GET", "/places/{id}")`; `required_query` is checked by API Gateway."""
-
-    method: str
-    path: str
-    required_query: tuple[str, ...] = ()
-
-
 # API Gateway ends a request at its integration timeout (29 s, the default and the quota). A function
 # behind it stops first, leaving room for a cold start and the gateway's own hops: a slow request then
 # ends as the function's timeout (the gateway answers 502) instead of a 504 with the function still
@@ -82,7 +75,7 @@ class Throttle:
 
 
 class ServiceApi(Construct):
-    """A regional REST API with one stage; services call `add_routes(function, routes)`."""
+    """A regional REST API with one stage; each service's `ApiFunction` adds its resolver's routes."""
 
     def __init__(
         self,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import modulefinder
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from importlib.metadata import PackageNotFoundError, PathDistribution, version
 from pathlib import Path
 
@@ -122,11 +122,11 @@ def import_closure(modules: Iterable[str], root: Path = LAMBDAS_DIR) -> list[str
     return sorted(str(path.relative_to(root)) for path in files | data)
 
 
-def service_code(handler: str, imports: Sequence[str] = ()) -> lambda_.Code:
-    """The asset of a function: the import closure of its handler's module and of `imports` (modules
-    it imports by name at run time), compiled (`compiled_asset`)."""
-    modules = [handler.rpartition(".")[0], *imports]
-    return compiled_code(LAMBDAS_DIR, [f"{FUNCTIONS_PACKAGE}/__init__.py", *import_closure(modules)])
+def service_code(handler: str, generated: Mapping[str, bytes] | None = None) -> lambda_.Code:
+    """The asset of a function: the import closure of its handler's module and the files `generated`
+    at synthesis (path in the asset -> bytes), compiled (`compiled_asset`)."""
+    closure = import_closure([handler.rpartition(".")[0]])
+    return compiled_code(LAMBDAS_DIR, [f"{FUNCTIONS_PACKAGE}/__init__.py", *closure], generated)
 
 
 class ServiceFunction(lambda_.Function):
@@ -136,9 +136,8 @@ class ServiceFunction(lambda_.Function):
     `AWSLambdaBasicExecutionRole` (`logs:*` writes on every group, so any function could forge
     another's EMF lines, which the lag alarms trust).
 
-    Its asset is the import closure of `handler`'s module, and of `imports`: the modules the handler
-    imports by name at run time, which no import statement shows (the docs function's
-    `tatami_functions.docs.api.service_api_modules`).
+    Its asset is the import closure of `handler`'s module, and the files `generated` at synthesis
+    (the docs function's OpenAPI document).
     """
 
     def __init__(
@@ -149,7 +148,7 @@ class ServiceFunction(lambda_.Function):
         layers: SharedLayers,
         handler: str,
         service: str,
-        imports: Sequence[str] = (),
+        generated: Mapping[str, bytes] | None = None,
         uses_zorder: bool = False,
         environment: Mapping[str, str] | None = None,
         timeout: Duration | None = None,
@@ -168,7 +167,7 @@ class ServiceFunction(lambda_.Function):
             construct_id,
             runtime=RUNTIME,
             architecture=ARCHITECTURE,
-            code=service_code(handler, imports),
+            code=service_code(handler, generated),
             handler=handler,
             layers=function_layers,
             timeout=timeout or Duration.seconds(10),

@@ -3,23 +3,14 @@
 
 from __future__ import annotations
 
-from aws_cdk import CfnOutput, Stack
 from constructs import Construct
 
-from infra.constructs.data_table import schema_props
-from infra.constructs.service_api import Route
-from infra.constructs.service_function import ServiceFunction
+from infra.constructs.api_function import ApiFunction
 from infra.constructs.shared import Shared
 from infra.constructs.table_grants import grant_indexes, grant_table
 from tatami_functions import stack_outputs
 from tatami_functions.businesses.settings import BusinessesSettings
 from tatami_functions.businesses.table import BUSINESSES
-
-ROUTES = (
-    Route("GET", "/businesses", required_query=("type",)),
-    Route("GET", "/businesses/{id}"),
-    Route("PUT", "/businesses/{id}"),
-)
 
 
 class BusinessesService(Construct):
@@ -32,18 +23,16 @@ class BusinessesService(Construct):
 
     def __init__(self, scope: Construct, construct_id: str, *, shared: Shared) -> None:
         super().__init__(scope, construct_id)
-        self.businesses = shared.data_table(self, "Businesses", **schema_props(BUSINESSES))
-        self.function = ServiceFunction(
+        self.businesses = shared.data_table(
+            self, "Businesses", BUSINESSES, output=stack_outputs.OUTPUT_BUSINESSES_TABLE
+        )
+        self.function = ApiFunction(
             self,
             "Function",
-            layers=shared.layers,
+            shared=shared,
             service="businesses",
-            handler="tatami_functions.businesses.handler.handler",
             environment=BusinessesSettings.environment(table=self.businesses.table_name),
             description="The business listings' REST routes (seed 002)",
         )
-        shared.page_tokens.grant(self.function)
-        shared.api.add_routes(self.function, ROUTES)
         grant_table(self.function, self.businesses, "GetItem", "PutItem")
         grant_indexes(self.function, self.businesses, [i.name for i in BUSINESSES.indexes], "Query")
-        CfnOutput(Stack.of(self), stack_outputs.OUTPUT_BUSINESSES_TABLE, value=self.businesses.table_name)

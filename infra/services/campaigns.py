@@ -2,23 +2,14 @@
 
 from __future__ import annotations
 
-from aws_cdk import CfnOutput, Stack
 from constructs import Construct
 
-from infra.constructs.data_table import schema_props
-from infra.constructs.service_api import Route
-from infra.constructs.service_function import ServiceFunction
+from infra.constructs.api_function import ApiFunction
 from infra.constructs.shared import Shared
 from infra.constructs.table_grants import grant_indexes, grant_table
 from tatami_functions import stack_outputs
 from tatami_functions.campaigns.settings import CampaignsSettings
 from tatami_functions.campaigns.table import CAMPAIGN_USERS
-
-ROUTES = [
-    Route("GET", "/campaigns/candidates"),
-    Route("GET", "/campaigns/users/{user_id}"),
-    Route("PUT", "/campaigns/users/{user_id}"),
-]
 
 
 class CampaignsService(Construct):
@@ -33,18 +24,16 @@ class CampaignsService(Construct):
 
     def __init__(self, scope: Construct, construct_id: str, *, shared: Shared) -> None:
         super().__init__(scope, construct_id)
-        self.table = shared.data_table(self, "Default", **schema_props(CAMPAIGN_USERS))
-        CfnOutput(Stack.of(self), stack_outputs.OUTPUT_CAMPAIGN_USERS_TABLE, value=self.table.table_name)
-        self.function = ServiceFunction(
+        self.table = shared.data_table(
+            self, "Default", CAMPAIGN_USERS, output=stack_outputs.OUTPUT_CAMPAIGN_USERS_TABLE
+        )
+        self.function = ApiFunction(
             self,
             "Function",
-            layers=shared.layers,
+            shared=shared,
             service="campaigns",
-            handler="tatami_functions.campaigns.handler.handler",
             environment=CampaignsSettings.environment(table=self.table.table_name),
             description="Campaign targeting of seed 004: selective GSIs intersected (REST routes)",
         )
         grant_table(self.function, self.table, "GetItem", "PutItem")
         grant_indexes(self.function, self.table, [i.name for i in CAMPAIGN_USERS.indexes], "Query")
-        shared.page_tokens.grant(self.function)
-        shared.api.add_routes(self.function, ROUTES)

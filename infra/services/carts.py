@@ -2,29 +2,14 @@
 
 from __future__ import annotations
 
-from aws_cdk import CfnOutput, Stack
 from constructs import Construct
 
-from infra.constructs.data_table import schema_props
-from infra.constructs.service_api import Route
-from infra.constructs.service_function import ServiceFunction
+from infra.constructs.api_function import ApiFunction
 from infra.constructs.shared import Shared
 from infra.constructs.table_grants import grant_indexes, grant_table
 from tatami_functions import stack_outputs
 from tatami_functions.carts.settings import CartsSettings
 from tatami_functions.carts.table import BY_ROW, CARTS
-
-ROUTES = [
-    Route("GET", "/users/{user_id}/cart"),
-    Route("GET", "/users/{user_id}/cart/items"),
-    Route("PUT", "/users/{user_id}/cart/items/{item_id}"),
-    Route("DELETE", "/users/{user_id}/cart/items/{item_id}"),
-    Route("GET", "/users/{user_id}/cart/items/{item_id}/{field}"),
-    Route("PUT", "/users/{user_id}/cart/items/{item_id}/{field}"),
-    Route("PUT", "/users/{user_id}/cart/ship-to"),
-    Route("GET", "/carts/by-item/{item_id}"),
-    Route("GET", "/carts/by-prefecture/{state}"),
-]
 
 
 class CartsService(Construct):
@@ -38,19 +23,15 @@ class CartsService(Construct):
 
     def __init__(self, scope: Construct, construct_id: str, *, shared: Shared) -> None:
         super().__init__(scope, construct_id)
-        self.table = shared.data_table(self, "Default", **schema_props(CARTS))
-        CfnOutput(Stack.of(self), stack_outputs.OUTPUT_CARTS_TABLE, value=self.table.table_name)
-        self.function = ServiceFunction(
+        self.table = shared.data_table(self, "Default", CARTS, output=stack_outputs.OUTPUT_CARTS_TABLE)
+        self.function = ApiFunction(
             self,
             "Function",
-            layers=shared.layers,
+            shared=shared,
             service="carts",
-            handler="tatami_functions.carts.handler.handler",
             environment=CartsSettings.environment(table=self.table.table_name),
             description="Carts of seed 004: one row per value, the overloaded GSI (REST routes)",
         )
         # An item's rows are put or deleted together (one transaction); one value is updated alone.
         grant_table(self.function, self.table, "GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem")
         grant_indexes(self.function, self.table, [BY_ROW.name], "Query")
-        shared.page_tokens.grant(self.function)
-        shared.api.add_routes(self.function, ROUTES)

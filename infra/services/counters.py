@@ -18,9 +18,8 @@ from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
-from infra.constructs.data_table import schema_props
+from infra.constructs.api_function import ApiFunction
 from infra.constructs.monitoring_targets import ReportsLag
-from infra.constructs.service_api import Route
 from infra.constructs.service_function import ServiceFunction, add_environment
 from infra.constructs.shared import Shared
 from infra.constructs.stream_consumer import stream_failure_queue, subscribe_to_stream
@@ -30,6 +29,7 @@ from tatami_functions.counters.settings import CountersSettings
 from tatami_functions.counters.table import COUNTERS, IDEMPOTENCY, SHARDS
 
 SERVICE = "counters"
+WRITES, READS = ("PUT", "POST"), ("GET",)  # the methods of the writer's and the reader's routes
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,44 +71,63 @@ class CountersService(Construct, ReportsLag):
         super().__init__(scope, construct_id)
         settings = settings or CounterSettings()
         self.shards, self.counters, self.idempotency = self._tables(shared)
-        self.writer = self._function(shared, "WriteFunction", "api", settings, "creates, increments counters")
-        self.reader = self._function(shared, "ReadFunction", "api", settings, "reads counters")
-        self.rollup = self._function(shared, "RollupFunction", "rollup", settings, "rolls shard writes up")
-        self._grant()
-        shared.api.add_routes(
-            self.writer, [Route("PUT", "/counters/{name}"), Route("POST", "/counters/{name}/increments")]
+        # The resolver's writes and reads go to two functions, so that the reader's grants only read.
+        self.writer = self._function(
+            shared, "WriteFunction", settings, "creates, increments counters", WRITES
         )
-        shared.api.add_routes(self.reader, [Route("GET", "/counters/{name}")])
+        self.reader = self._function(shared, "ReadFunction", settings, "reads counters", READS)
+        self.rollup = self._function(shared, "RollupFunction", settings, "rolls shard writes up")
+        self._grant()
         self.rollup_failures = self._subscribe_rollup(settings)
         # Monitoring alarms on the roll-up's lag (ReportsLag).
         self.lag_function, self.lag_metric, self.lag_service = self.rollup, ROLLUP_LAG, SERVICE
         self._outputs()
 
     def _tables(self, shared: Shared) -> tuple[dynamodb.TableV2, dynamodb.TableV2, dynamodb.TableV2]:
-        shards = shared.data_table(self, "Shards", **schema_props(SHARDS))
-        counters = shared.data_table(self, "Counters", **schema_props(COUNTERS))
-        idempotency = shared.data_table(self, "Idempotency", **schema_props(IDEMPOTENCY))
+        shards = shared.data_table(self, "Shards", SHARDS, output=stack_outputs.OUTPUT_COUNTER_SHARDS_TABLE)
+        counters = shared.data_table(self, "Counters", COUNTERS, output=stack_outputs.OUTPUT_COUNTERS_TABLE)
+        idempotency = shared.data_table(
+            self, "Idempotency", IDEMPOTENCY, output=stack_outputs.OUTPUT_COUNTER_IDEMPOTENCY_TABLE
+        )
         return shards, counters, idempotency
 
     def _function(
-        self, shared: Shared, construct_id: str, entry: str, settings: CounterSettings, does: str
+        self,
+        shared: Shared,
+        construct_id: str,
+        settings: CounterSettings,
+        does: str,
+        methods: tuple[str, ...] | None = None,
     ) -> ServiceFunction:
+        """An API function serving the resolver's routes of `methods`, or without them the roll-up."""
         environment = CountersSettings.environment(  # the tables come with each function's grants
             default_target_wcu=settings.default_target_wcu,
             safety_factor=settings.safety_factor,
             config_cache_seconds=settings.config_cache_seconds,
             idempotency_ttl_seconds=settings.idempotency_ttl_hours * 3600,
         )
+        description = f"tatami counters: {does}"
+        if methods:
+            return ApiFunction(
+                self,
+                construct_id,
+                shared=shared,
+                service=SERVICE,
+                entry="api",
+                methods=methods,
+                environment=environment,
+                timeout=Duration.seconds(10),
+                description=description,
+            )
         return ServiceFunction(
             self,
             construct_id,
             layers=shared.layers,
             service=SERVICE,
-            handler=f"tatami_functions.counters.handler.{entry}",
+            handler="tatami_functions.counters.handler.rollup",
             environment=environment,
-            # A roll-up batch of 1,000 records is a handful of writes; the API answers within 10 s.
-            timeout=Duration.seconds(30 if entry == "rollup" else 10),
-            description=f"tatami counters: {does}",
+            timeout=Duration.seconds(30),  # a batch of 1,000 records is a handful of writes
+            description=description,
         )
 
     def _grant(self) -> None:
@@ -140,11 +159,9 @@ class CountersService(Construct, ReportsLag):
         return failures
 
     def _outputs(self) -> None:
-        stack = Stack.of(self)
-        CfnOutput(stack, stack_outputs.OUTPUT_COUNTER_SHARDS_TABLE, value=self.shards.table_name)
-        CfnOutput(stack, stack_outputs.OUTPUT_COUNTERS_TABLE, value=self.counters.table_name)
-        CfnOutput(stack, stack_outputs.OUTPUT_COUNTER_IDEMPOTENCY_TABLE, value=self.idempotency.table_name)
-        CfnOutput(stack, stack_outputs.OUTPUT_COUNTER_ROLLUP_FAILURES, value=self.rollup_failures.queue_url)
+        CfnOutput(
+            Stack.of(self), stack_outputs.OUTPUT_COUNTER_ROLLUP_FAILURES, value=self.rollup_failures.queue_url
+        )
 
 
 def _use(function: ServiceFunction, table: dynamodb.TableV2, setting: str, *actions: str) -> None:

@@ -10,15 +10,14 @@ they were deployed with (tests/infra/test_deployed_ids.py).
 
 from __future__ import annotations
 
-from aws_cdk import CfnOutput, Duration, Stack
+from aws_cdk import Duration
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
+from infra.constructs.api_function import ApiFunction
 from infra.constructs.buckets import grant_objects
-from infra.constructs.data_table import schema_props
-from infra.constructs.service_api import Route
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from infra.constructs.stream_consumer import stream_failure_queue, subscribe_to_stream
@@ -31,14 +30,6 @@ from tatami_functions.devices.settings import DEFAULT_SHARDS, ArchiveSettings, D
 from tatami_functions.devices.table import DEVICE_LOGS, ESCALATION_INDEX
 
 SERVICE = "devices"
-ROUTES = (
-    Route("POST", "/devices/{device_id}/logs"),
-    Route("GET", "/devices/{device_id}/logs"),
-    Route("PATCH", "/devices/{device_id}/logs/{level}/{created_at}"),
-    Route("GET", "/operators/{operator}/logs"),
-    Route("GET", "/escalations"),
-    Route("GET", "/logs/recent"),
-)
 
 
 class DevicesService(Construct):
@@ -62,21 +53,19 @@ class DevicesService(Construct):
     ) -> None:
         super().__init__(workshop, construct_id)
         # "Default": the table keeps the logical ID it had as the workshop's "DeviceLogs".
-        self.table = shared.data_table(self, "Default", **schema_props(DEVICE_LOGS))
-        CfnOutput(Stack.of(self), stack_outputs.OUTPUT_DEVICE_LOGS_TABLE, value=self.table.table_name)
-        self.function = ServiceFunction(
+        self.table = shared.data_table(
+            self, "Default", DEVICE_LOGS, output=stack_outputs.OUTPUT_DEVICE_LOGS_TABLE
+        )
+        self.function = ApiFunction(
             self,
             "Function",
-            layers=shared.layers,
+            shared=shared,
             service=SERVICE,
-            handler="tatami_functions.devices.handler.handler",
             environment=DeviceLogsSettings.environment(
                 table=self.table.table_name, shards=log_shards, retention_days=log_retention_days
             ),
             description="The device logs' REST routes (seed 004)",
         )
-        shared.page_tokens.grant(self.function)
-        shared.api.add_routes(self.function, ROUTES)
         grant_table(self.function, self.table, "PutItem", "UpdateItem", "Query")
         grant_indexes(self.function, self.table, [index.name for index in DEVICE_LOGS.indexes], "Query")
         # every escalation: a Scan of the sparse GSI, which holds nothing else

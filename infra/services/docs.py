@@ -1,17 +1,20 @@
-"""The docs service: the function that answers `GET /openapi.json`, every service's routes merged.
+"""The docs service: the function that answers `GET /openapi.json` with the API's OpenAPI document.
 
-Its asset holds every service's route modules (`tatami_functions.docs.api` imports them by name at
-run time); every service package is built by the stack (`tests/unit/layout/test_service_shape.py`).
+The document is generated at synthesis from every service's resolver
+(`infra.constructs.resolver_routes.openapi_document`) into the function's asset beside its api
+module, so the function serves a file and imports no service.
 """
 
 from __future__ import annotations
 
+import json
+
 from constructs import Construct
 
-from infra.constructs.service_api import Route
-from infra.constructs.service_function import ServiceFunction
+from infra.constructs.api_function import ApiFunction
+from infra.constructs.resolver_routes import openapi_document
 from infra.constructs.shared import Shared
-from tatami_functions.docs.api import service_api_modules
+from tatami_functions.docs.api import DOCUMENT_IN_ASSET
 
 
 class DocsService(Construct):
@@ -19,14 +22,11 @@ class DocsService(Construct):
 
     def __init__(self, scope: Construct, construct_id: str, *, shared: Shared) -> None:
         super().__init__(scope, construct_id)
-        self.function = ServiceFunction(
+        self.function = ApiFunction(
             self,
             "Function",
-            layers=shared.layers,
+            shared=shared,
             service="docs",
-            handler="tatami_functions.docs.handler.handler",
-            imports=service_api_modules(),  # the routes it merges, imported by name
-            uses_zorder=True,  # it imports every service's routes, places' among them
-            description="Serves the merged OpenAPI document of every route",
+            generated={DOCUMENT_IN_ASSET: json.dumps(openapi_document()).encode()},
+            description="Serves the OpenAPI document of every route, generated at synthesis",
         )
-        shared.api.add_routes(self.function, [Route("GET", "/openapi.json")])

@@ -3,28 +3,17 @@ workshop bucket's `documents/` prefix."""
 
 from __future__ import annotations
 
-from aws_cdk import CfnOutput, Stack
 from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
+from infra.constructs.api_function import ApiFunction
 from infra.constructs.buckets import grant_objects
-from infra.constructs.data_table import schema_props
-from infra.constructs.service_api import Route
-from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from infra.constructs.table_grants import grant_indexes, grant_table
 from tatami_functions import stack_outputs
 from tatami_functions.documents.reports import BODY_PREFIX
 from tatami_functions.documents.settings import DocumentsSettings
 from tatami_functions.documents.table import BY_USER, DOCUMENTS
-
-ROUTES = [
-    Route("GET", "/users/{user_id}/documents"),
-    *(
-        Route(method, "/users/{user_id}/documents/{report_id}")
-        for method in ("PUT", "GET", "PATCH", "DELETE")
-    ),
-]
 
 
 class DocumentsService(Construct):
@@ -38,15 +27,15 @@ class DocumentsService(Construct):
 
     def __init__(self, scope: Construct, construct_id: str, *, shared: Shared, bucket: s3.IBucket) -> None:
         super().__init__(scope, construct_id)
-        self.table = shared.data_table(self, "Default", **schema_props(DOCUMENTS))
-        CfnOutput(Stack.of(self), stack_outputs.OUTPUT_DOCUMENTS_TABLE, value=self.table.table_name)
+        self.table = shared.data_table(
+            self, "Default", DOCUMENTS, output=stack_outputs.OUTPUT_DOCUMENTS_TABLE
+        )
         environment = DocumentsSettings.environment(table=self.table.table_name, bucket=bucket.bucket_name)
-        self.function = ServiceFunction(
+        self.function = ApiFunction(
             self,
             "Function",
-            layers=shared.layers,
+            shared=shared,
             service="documents",
-            handler="tatami_functions.documents.handler.handler",
             environment=environment,
             description="Documents of seed 004: large bodies out of the list path (REST routes)",
         )
@@ -57,5 +46,3 @@ class DocumentsService(Construct):
         grant_objects(
             self.function, bucket, f"{BODY_PREFIX}*", "s3:GetObject", "s3:PutObject", "s3:DeleteObject"
         )
-        shared.page_tokens.grant(self.function)
-        shared.api.add_routes(self.function, ROUTES)

@@ -3,25 +3,14 @@ read-only API function on `GET /forums/...`."""
 
 from __future__ import annotations
 
-from aws_cdk import CfnOutput, Stack
 from constructs import Construct
 
-from infra.constructs.data_table import schema_props
-from infra.constructs.service_api import Route
-from infra.constructs.service_function import ServiceFunction
+from infra.constructs.api_function import ApiFunction
 from infra.constructs.shared import Shared
 from infra.constructs.table_grants import grant_table
 from tatami_functions import stack_outputs
 from tatami_functions.forum.settings import ForumTables
 from tatami_functions.forum.table import FORUMS, REPLIES, THREADS
-
-ROUTES = (
-    Route("GET", "/forums"),
-    Route("GET", "/forums/{forum}"),
-    Route("GET", "/forums/{forum}/threads"),
-    Route("GET", "/forums/{forum}/threads/{subject}"),
-    Route("GET", "/forums/{forum}/threads/{subject}/replies"),
-)
 
 
 class ForumService(Construct):
@@ -34,15 +23,14 @@ class ForumService(Construct):
 
     def __init__(self, scope: Construct, construct_id: str, *, shared: Shared) -> None:
         super().__init__(scope, construct_id)
-        self.forums = shared.data_table(self, "Forums", **schema_props(FORUMS))
-        self.threads = shared.data_table(self, "Threads", **schema_props(THREADS))
-        self.replies = shared.data_table(self, "Replies", **schema_props(REPLIES))
-        self.function = ServiceFunction(
+        self.forums = shared.data_table(self, "Forums", FORUMS, output=stack_outputs.OUTPUT_FORUMS_TABLE)
+        self.threads = shared.data_table(self, "Threads", THREADS, output=stack_outputs.OUTPUT_THREADS_TABLE)
+        self.replies = shared.data_table(self, "Replies", REPLIES, output=stack_outputs.OUTPUT_REPLIES_TABLE)
+        self.function = ApiFunction(
             self,
             "Function",
-            layers=shared.layers,
+            shared=shared,
             service="forum",
-            handler="tatami_functions.forum.handler.handler",
             environment=ForumTables.environment(
                 forums=self.forums.table_name,
                 threads=self.threads.table_name,
@@ -50,13 +38,7 @@ class ForumService(Construct):
             ),
             description="The forum's REST routes (seed 001)",
         )
-        shared.page_tokens.grant(self.function)
-        shared.api.add_routes(self.function, ROUTES)
         # The forum API only reads: the forum list is the one Scan; a thread's replies one Query.
         grant_table(self.function, self.forums, "Scan", "GetItem")
         grant_table(self.function, self.threads, "Query", "GetItem")
         grant_table(self.function, self.replies, "Query")
-        stack = Stack.of(self)
-        CfnOutput(stack, stack_outputs.OUTPUT_FORUMS_TABLE, value=self.forums.table_name)
-        CfnOutput(stack, stack_outputs.OUTPUT_THREADS_TABLE, value=self.threads.table_name)
-        CfnOutput(stack, stack_outputs.OUTPUT_REPLIES_TABLE, value=self.replies.table_name)

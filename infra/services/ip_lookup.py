@@ -22,9 +22,9 @@ from aws_cdk import CfnOutput, Duration, Stack
 from aws_cdk import aws_apigateway as apigw
 from constructs import Construct
 
-from infra.constructs.data_table import TableCapacity, schema_props
-from infra.constructs.service_api import Route, ServiceApi
-from infra.constructs.service_function import ServiceFunction
+from infra.constructs.api_function import ApiFunction
+from infra.constructs.data_table import TableCapacity
+from infra.constructs.service_api import ServiceApi
 from infra.constructs.shared import Shared
 from tatami_functions import stack_outputs
 from tatami_functions.ip_lookup.settings import DEFAULT_TTL, LookupSettings
@@ -87,15 +87,14 @@ class IpLookupService(Construct):
         self.table = shared.data_table(
             self,
             "Ranges",
-            **schema_props(RANGES),
+            RANGES,
             capacity=capacity,  # pre-warm before a first big load (seed 003) with TableCapacity
         )
-        self.function = ServiceFunction(
+        self.function = ApiFunction(
             self,
             "LookupFunction",
-            layers=shared.layers,
+            shared=shared,
             service="ip_lookup",
-            handler="tatami_functions.ip_lookup.handler.handler",
             environment=LookupSettings.environment(
                 table=self.table.table_name, alias_ttl_seconds=pointer_ttl.to_seconds()
             ),
@@ -103,7 +102,6 @@ class IpLookupService(Construct):
         )
         # The alias item (GetItem) and the range below an address (Query): nothing else, no streams.
         self.table.grant(self.function, "dynamodb:GetItem", "dynamodb:Query")
-        shared.api.add_routes(self.function, [Route("GET", LOOKUP_PATH), Route("POST", "/ip/lookups")])
         lookup = shared.api.rest_api.root.resource_for_path(LOOKUP_PATH).node.find_child("GET")
         _key_cache_by_address(lookup.node.default_child)
         if cache is not None:

@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
-from aws_cdk import CfnOutput, Stack
 from constructs import Construct
 
-from infra.constructs.data_table import schema_props
-from infra.constructs.service_api import Route
-from infra.constructs.service_function import ServiceFunction
+from infra.constructs.api_function import ApiFunction
 from infra.constructs.shared import Shared
 from infra.constructs.table_grants import grant_table
 from tatami_functions import stack_outputs
 from tatami_functions.lockers.settings import LockersSettings
 from tatami_functions.lockers.table import LOCKERS
-
-ROUTES = [
-    Route("GET", "/lockers", required_query=("state",)),
-    *(Route(method, "/lockers/{locker_id}") for method in ("GET", "PUT", "DELETE")),
-]
 
 
 class LockersService(Construct):
@@ -31,18 +23,14 @@ class LockersService(Construct):
 
     def __init__(self, scope: Construct, construct_id: str, *, shared: Shared) -> None:
         super().__init__(scope, construct_id)
-        self.table = shared.data_table(self, "Default", **schema_props(LOCKERS))
-        CfnOutput(Stack.of(self), stack_outputs.OUTPUT_LOCKERS_TABLE, value=self.table.table_name)
-        self.function = ServiceFunction(
+        self.table = shared.data_table(self, "Default", LOCKERS, output=stack_outputs.OUTPUT_LOCKERS_TABLE)
+        self.function = ApiFunction(
             self,
             "Function",
-            layers=shared.layers,
+            shared=shared,
             service="lockers",
-            handler="tatami_functions.lockers.handler.handler",
             environment=LockersSettings.environment(table=self.table.table_name),
             description="Pick-up lockers of seed 004: drill-down by area path (REST routes)",
         )
         # A move puts the locker and its pointer and deletes the old row together (one transaction).
         grant_table(self.function, self.table, "GetItem", "Query", "PutItem", "DeleteItem")
-        shared.page_tokens.grant(self.function)
-        shared.api.add_routes(self.function, ROUTES)

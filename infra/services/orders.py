@@ -7,9 +7,7 @@ from __future__ import annotations
 from aws_cdk import CfnOutput, Stack
 from constructs import Construct
 
-from infra.constructs.data_table import schema_props
-from infra.constructs.service_api import Route
-from infra.constructs.service_function import ServiceFunction
+from infra.constructs.api_function import ApiFunction
 from infra.constructs.shared import Shared
 from infra.constructs.table_grants import grant_indexes, grant_table
 from infra.constructs.zorder_index import ZOrderIndex
@@ -19,15 +17,6 @@ from tatami_functions.orders.settings import OrdersTables
 from tatami_functions.orders.table import CUSTOMERS, ORDERS, ORDERS_ZINDEX
 
 SERVICE = "orders"
-ROUTES = (
-    Route("GET", "/orders/search"),
-    Route("POST", "/orders"),
-    Route("GET", "/orders", required_query=("status",)),
-    Route("GET", "/orders/{id}"),
-    Route("PATCH", "/orders/{id}"),
-    Route("GET", "/customers/{id}"),
-    Route("GET", "/customers/{id}/orders"),
-)
 
 
 class OrdersService(Construct):
@@ -54,22 +43,21 @@ class OrdersService(Construct):
             raise ValueError(
                 f"status_shards {status_shards} must be within 1..{keys.MAX_SHARDS} (one parallel Query each)"
             )
-        self.orders = shared.data_table(self, "Orders", **schema_props(ORDERS))
-        self.customers = shared.data_table(self, "Customers", **schema_props(CUSTOMERS))
-        self.function = ServiceFunction(
+        self.orders = shared.data_table(self, "Orders", ORDERS, output=stack_outputs.OUTPUT_ORDERS_TABLE)
+        self.customers = shared.data_table(
+            self, "Customers", CUSTOMERS, output=stack_outputs.OUTPUT_CUSTOMERS_TABLE
+        )
+        self.function = ApiFunction(
             self,
             "Function",
-            layers=shared.layers,
+            shared=shared,
             service=SERVICE,
-            handler="tatami_functions.orders.handler.handler",
             uses_zorder=True,  # GET /orders/search runs the engine
             environment=OrdersTables.environment(
                 orders=self.orders.table_name, customers=self.customers.table_name, shards=status_shards
             ),
             description="The orders' REST routes (seed 002)",
         )
-        shared.page_tokens.grant(self.function)
-        shared.api.add_routes(self.function, ROUTES)
         # GET /orders/search: date x total x status through the engine
         self.index = ZOrderIndex(
             self, "ZIndex", shared=shared, table=self.orders, declaration=ORDERS_ZINDEX, service=SERVICE
@@ -81,6 +69,4 @@ class OrdersService(Construct):
         grant_indexes(self.function, self.orders, [index.name for index in ORDERS.indexes], "Query")
         grant_table(self.function, self.customers, "GetItem", "UpdateItem")
         stack = Stack.of(self)
-        CfnOutput(stack, stack_outputs.OUTPUT_ORDERS_TABLE, value=self.orders.table_name)
-        CfnOutput(stack, stack_outputs.OUTPUT_CUSTOMERS_TABLE, value=self.customers.table_name)
         CfnOutput(stack, stack_outputs.OUTPUT_ORDERS_ZINDEX, value=self.index.declaration.to_json())

@@ -10,9 +10,7 @@ from __future__ import annotations
 from aws_cdk import CfnOutput, Duration, Stack
 from constructs import Construct
 
-from infra.constructs.data_table import schema_props
-from infra.constructs.service_api import Route
-from infra.constructs.service_function import ServiceFunction
+from infra.constructs.api_function import ApiFunction
 from infra.constructs.shared import Shared
 from infra.constructs.table_grants import grant_table
 from infra.constructs.zorder_index import ZOrderIndex
@@ -32,13 +30,12 @@ class PlacesService(Construct):
 
     def __init__(self, scope: Construct, construct_id: str, *, shared: Shared) -> None:
         super().__init__(scope, construct_id)
-        self.table = shared.data_table(self, "Table", **schema_props(PLACES_TABLE))
-        self.api_function = ServiceFunction(
+        self.table = shared.data_table(self, "Table", PLACES_TABLE, output=stack_outputs.OUTPUT_PLACES_TABLE)
+        self.api_function = ApiFunction(
             self,
             "ApiFunction",
-            layers=shared.layers,
+            shared=shared,
             service=SERVICE,
-            handler="tatami_functions.places.handler.handler",
             uses_zorder=True,
             # Planning is CPU-bound Python; 1,769 MB buys one full vCPU.
             memory_size=1769,
@@ -50,12 +47,6 @@ class PlacesService(Construct):
         )
         self.index.grant_search(self.api_function)
         grant_table(self.api_function, self.table, "UpdateItem")  # PUT /places/{id}
-        shared.page_tokens.grant(self.api_function)
-        shared.api.add_routes(
-            self.api_function,
-            [Route("GET", "/places/search"), Route("GET", "/places/{id}"), Route("PUT", "/places/{id}")],
-        )
         stack = Stack.of(self)
-        CfnOutput(stack, stack_outputs.OUTPUT_PLACES_TABLE, value=self.table.table_name)
         CfnOutput(stack, stack_outputs.OUTPUT_PLACES_ZINDEX, value=self.index.declaration.to_json())
         CfnOutput(stack, stack_outputs.OUTPUT_PLACES_FAILURES, value=self.index.failures.queue_url)

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from aws_cdk import CfnOutput, Duration, Stack
 from constructs import Construct
 
-from infra.constructs.data_table import schema_props
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from infra.constructs.stream_consumer import stream_failure_queue, subscribe_to_stream
@@ -57,16 +56,13 @@ class ReplicationService(Construct):
     ) -> None:
         super().__init__(scope, construct_id)
         settings = settings or ReplicationSettings()
-        self.source = shared.data_table(self, "Source", **schema_props(SOURCE))
-        self.replica = shared.data_table(self, "Replica", **schema_props(REPLICA))
+        self.source = shared.data_table(self, "Source", SOURCE, output=stack_outputs.OUTPUT_LOGFILE_TABLE)
+        self.replica = shared.data_table(
+            self, "Replica", REPLICA, output=stack_outputs.OUTPUT_LOGFILE_REPLICA_TABLE
+        )
         self.failures = stream_failure_queue(self, "Failures", consumer="replicator")
         self.function = self._replicator(shared, settings)
-        for output_key, value in (
-            (stack_outputs.OUTPUT_LOGFILE_TABLE, self.source.table_name),
-            (stack_outputs.OUTPUT_LOGFILE_REPLICA_TABLE, self.replica.table_name),
-            (stack_outputs.OUTPUT_REPLICATION_FAILURES, self.failures.queue_url),
-        ):
-            CfnOutput(Stack.of(self), output_key, value=value)
+        CfnOutput(Stack.of(self), stack_outputs.OUTPUT_REPLICATION_FAILURES, value=self.failures.queue_url)
 
     def _replicator(self, shared: Shared, settings: ReplicationSettings) -> ServiceFunction:
         function = ServiceFunction(

@@ -69,7 +69,7 @@ class TatamiStack(Stack):
             deletion_protection=settings.deletion_protection,
             replica_regions=settings.replica_regions,
         )
-        # Each service adds its tables, functions and routes; list its Lambda package for the docs.
+        # Each service adds its tables, functions and the routes its resolver declares.
         CountersService(self, "Counters", shared=self.shared)
         # The ids the services were first deployed under: their tables keep their logical IDs.
         ForumService(self, "ForumModel", shared=self.shared)

@@ -1,15 +1,10 @@
-"""Synthesize the app once per session (about 5 s) for every template test."""
+"""A second synthesis for the cross-stage tests (the app's own, `synthesized`, is tests/conftest.py's)."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.support.synthesis import Synthesized, operated_stage_context, synthesize
-
-
-@pytest.fixture(scope="session")
-def synthesized(tmp_path_factory: pytest.TempPathFactory) -> Synthesized:
-    return synthesize(tmp_path_factory.mktemp("cdk") / "cdk.out")
 
 
 @pytest.fixture(scope="session")

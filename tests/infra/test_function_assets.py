@@ -9,13 +9,15 @@ nothing in the asset that the handler does not import, and nothing the handler i
 
 from __future__ import annotations
 
+import json
 import modulefinder
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tatami_functions.docs.api import service_api_modules
+from infra.constructs.resolver_routes import openapi_document
+from tatami_functions.docs.api import DOCUMENT_IN_ASSET
 from tests.support.synthesis import Synthesized
 
 PACKAGE = "tatami_functions"
@@ -60,10 +62,7 @@ def test_every_function_ships_only_what_its_handler_imports(synthesized: Synthes
         if not handler.startswith(f"{PACKAGE}."):  # the Z-index maintainer: its handler is its layer's
             assert shipped == {PACKAGE}, logical_id
             continue
-        roots = [handler]
-        if handler == DOCS_HANDLER:  # it imports the route modules it finds in its asset by name
-            roots += service_api_modules(asset / PACKAGE)
-        imported, missing = _closure(asset, roots)
+        imported, missing = _closure(asset, [handler])
         assert missing == set(), (logical_id, missing)
         assert shipped - imported == set(), (logical_id, sorted(shipped - imported))
 
@@ -87,3 +86,10 @@ def test_a_function_holds_its_own_modules_and_not_its_neighbours(
     (asset,) = {asset for module, asset in _functions(synthesized).values() if module == handler}
     assert (asset / PACKAGE / needs).is_file()
     assert not (asset / PACKAGE / lacks).exists()
+
+
+def test_the_docs_function_ships_the_generated_document_and_no_service(synthesized: Synthesized) -> None:
+    (asset,) = {asset for module, asset in _functions(synthesized).values() if module == DOCS_HANDLER}
+    assert json.loads((asset / DOCUMENT_IN_ASSET).read_text()) == json.loads(json.dumps(openapi_document()))
+    shipped = {path.relative_to(asset / PACKAGE).parts[0] for path in (asset / PACKAGE).rglob("*.py")}
+    assert shipped <= {"__init__.py", "common", "docs"}, shipped

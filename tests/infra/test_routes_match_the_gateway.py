@@ -1,6 +1,6 @@
-"""Routes are declared twice, once in each service's resolver (`api.py`) and once in its construct
-(`Route(...)`): the gateway must route exactly the resolvers' routes, each to the function whose
-handler loads that resolver."""
+"""Routes are declared once, in each service's resolver (`api.py`), and the gateway's methods are
+generated from them at synthesis (`infra.constructs.resolver_routes`): the synthesized gateway must
+route exactly the resolvers' routes, each to the function whose handler loads that resolver."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from collections import defaultdict
 
 import pytest
 
+from infra.constructs.resolver_routes import service_api_modules
 from tatami.local.gateway.routes import read_routes
-from tatami_functions.docs.api import service_api_modules
 from tests.support.synthesis import Synthesized
 
 pytestmark = pytest.mark.infra

@@ -17,20 +17,19 @@ from tatami_functions.common.prefectures import Prefecture
 app = create_resolver("campaigns")
 
 UserId = Annotated[str, Path(min_length=1, max_length=128)]
-TAGS = ["campaigns"]
 
 
-@app.put("/campaigns/users/<user_id>", summary="Set a user's campaign profile", tags=TAGS)
+@app.put("/campaigns/users/<user_id>", summary="Set a user's campaign profile")
 def put_profile(user_id: UserId, body: Annotated[ProfileIn, Body()]) -> dict[str, Any]:
     return service.put_profile(user_id, body)
 
 
-@app.get("/campaigns/users/<user_id>", summary="A user's campaign profile", tags=TAGS)
+@app.get("/campaigns/users/<user_id>", summary="A user's campaign profile")
 def get_profile(user_id: UserId) -> dict[str, Any]:
     return service.profile(user_id)
 
 
-@app.get("/campaigns/candidates", summary="Users meeting every given condition (selective GSIs)", tags=TAGS)
+@app.get("/campaigns/candidates", summary="Users meeting every given condition (selective GSIs)")
 def get_candidates(
     prefecture: Annotated[Prefecture | None, Query(description="shipping prefecture, e.g. 千葉県")] = None,
     birth_month: Annotated[Month | None, Query(description="1-12")] = None,

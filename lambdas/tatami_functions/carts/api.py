@@ -28,31 +28,30 @@ app = create_resolver("carts")
 UserId = Annotated[str, Path(min_length=1, max_length=128)]
 Item = Annotated[ItemId, Path()]
 Field = Annotated[ItemField, Path()]
-TAGS = ["carts"]
 
 
-@app.get("/users/<user_id>/cart", summary="A user's cart as the seed's document", tags=TAGS)
+@app.get("/users/<user_id>/cart", summary="A user's cart as the seed's document")
 def get_cart(user_id: UserId) -> dict[str, Any]:
     return service.cart(user_id)
 
 
-@app.get("/users/<user_id>/cart/items", summary="A cart's items (begins_with cart_items)", tags=TAGS)
+@app.get("/users/<user_id>/cart/items", summary="A cart's items (begins_with cart_items)")
 def get_cart_items(user_id: UserId) -> dict[str, Any]:
     return {"items": service.cart_items(user_id)}
 
 
-@app.get("/users/<user_id>/cart/items/<item_id>/<field>", summary="One value of one cart item", tags=TAGS)
+@app.get("/users/<user_id>/cart/items/<item_id>/<field>", summary="One value of one cart item")
 def get_item_value(user_id: UserId, item_id: Item, field: Field) -> dict[str, Any]:
     value = service.item_value(user_id, item_id, field)
     return {"user_id": user_id, "item_id": item_id, "field": field.value, "value": value}
 
 
-@app.put("/users/<user_id>/cart/items/<item_id>", summary="Put (or replace) a cart item", tags=TAGS)
+@app.put("/users/<user_id>/cart/items/<item_id>", summary="Put (or replace) a cart item")
 def put_item(user_id: UserId, item_id: Item, body: Annotated[CartItemIn, Body()]) -> dict[str, Any]:
     return service.put_item(user_id, item_id, body)
 
 
-@app.put("/users/<user_id>/cart/items/<item_id>/<field>", summary="Change one value of an item", tags=TAGS)
+@app.put("/users/<user_id>/cart/items/<item_id>/<field>", summary="Change one value of an item")
 def put_item_value(
     user_id: UserId, item_id: Item, field: Field, body: Annotated[FieldValueIn, Body()]
 ) -> dict[str, Any]:
@@ -67,7 +66,6 @@ def put_item_value(
 @app.delete(
     "/users/<user_id>/cart/items/<item_id>",
     summary="Take an item out of the cart",
-    tags=TAGS,
     responses=NO_CONTENT,
 )
 def delete_item(user_id: UserId, item_id: Item) -> Response[Any]:
@@ -75,19 +73,19 @@ def delete_item(user_id: UserId, item_id: Item) -> Response[Any]:
     return Response(status_code=HTTPStatus.NO_CONTENT)
 
 
-@app.put("/users/<user_id>/cart/ship-to", summary="Set the cart's shipping address", tags=TAGS)
+@app.put("/users/<user_id>/cart/ship-to", summary="Set the cart's shipping address")
 def put_ship_to(user_id: UserId, body: Annotated[ShipToIn, Body()]) -> dict[str, Any]:
     return {"user_id": user_id, "ship_to": service.put_ship_to(user_id, body)}
 
 
-@app.get("/carts/by-item/<item_id>", summary="Users with the item in their cart, newest first", tags=TAGS)
+@app.get("/carts/by-item/<item_id>", summary="Users with the item in their cart, newest first")
 def get_users_with_item(
     item_id: Item, limit: Limit = DEFAULT_LIMIT, next_: NextToken = None
 ) -> dict[str, Any]:
     return service.users_with_item(item_id, limit, next_)
 
 
-@app.get("/carts/by-prefecture/<state>", summary="Users shipping to the prefecture", tags=TAGS)
+@app.get("/carts/by-prefecture/<state>", summary="Users shipping to the prefecture")
 def get_users_shipping_to(
     state: Annotated[Prefecture, Path()], limit: Limit = DEFAULT_LIMIT, next_: NextToken = None
 ) -> dict[str, Any]:

@@ -70,14 +70,25 @@ class ListPage:
 
     def body(self, scope: str) -> dict[str, Any]:
         """The JSON body of a list route: items, the signed `next` token, the read stats."""
-        return {"items": self.items, "next": next_token(self.cursor, scope), "stats": asdict(self.stats)}
+        return page_body(self.items, self.cursor, scope, stats=asdict(self.stats))
+
+
+def page_body(items: list[dict[str, Any]], cursor: Any, scope: str, **details: Any) -> dict[str, Any]:
+    """The JSON body of a page: its items, the `next` token signed for `scope` around `cursor` (null on
+    the last page), then `details` (what the page cost, a search's plan).
+
+    >>> page_body([], None, "forums", stats={})
+    {'items': [], 'next': None, 'stats': {}}
+    """
+    return {"items": items, "next": next_token(cursor, scope), **details}
 
 
 def scope(route: str, **values: object) -> str:
-    """The scope a page token is bound to: the route and every value that shapes the result.
+    """The scope a page token is bound to: the route (named `<service>.<route>`) and every value that
+    shapes the result.
 
-    >>> scope("customer-orders", customer="42", status=None)
-    '["customer-orders", {"customer": "42", "status": null}]'
+    >>> scope("orders.by-customer", customer="42", status=None)
+    '["orders.by-customer", {"customer": "42", "status": null}]'
     """
     return json.dumps([route, values], sort_keys=True, ensure_ascii=False, default=str)
 

@@ -1,4 +1,4 @@
-"""Routes of the counters service (merged into the API's OpenAPI document by docs.api).
+"""Routes of the counters service (in the API's OpenAPI document, generated at synthesis).
 
 `PUT /counters/{name}` creates a counter sized by the seed's formula (or grows it),
 `POST /counters/{name}/increments` adds to it (once per `Idempotency-Key`), `GET /counters/{name}`

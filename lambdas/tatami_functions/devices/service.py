@@ -130,7 +130,7 @@ def operator_logs(
     repository: DeviceLogsRepository | None = None,
 ) -> dict[str, Any]:
     """The logs an operator handled in the window, newest first."""
-    token_scope = scope("operators.logs", operator=operator, low=bounds[0], high=bounds[1])
+    token_scope = scope("devices.operator-logs", operator=operator, low=bounds[0], high=bounds[1])
     reads = Reads()
     found, last = _table(repository).operator_logs(
         operator, bounds, cursor_from(token, token_scope), limit, reads
@@ -146,7 +146,7 @@ def escalations(
     repository: DeviceLogsRepository | None = None,
 ) -> dict[str, Any]:
     """Escalated logs (the sparse index): every one, or one person's (of one level)."""
-    token_scope = scope("escalations", to=escalated_to, level=level)
+    token_scope = scope("devices.escalations", to=escalated_to, level=level)
     reads = Reads()
     found, last = _table(repository).escalations(
         escalated_to, level, cursor_from(token, token_scope), limit, reads
@@ -162,7 +162,7 @@ def recent(
     repository: DeviceLogsRepository | None = None,
 ) -> dict[str, Any]:
     """Every device's logs of the last `hours`, newest first, from the N shards of the shard index."""
-    token_scope = scope("logs.recent", hours=hours)
+    token_scope = scope("devices.recent", hours=hours)
     cursor = cursor_from(token, token_scope)
     # The window's start travels in the token: page two must not slide along with the clock.
     start = cursor["since"] if cursor else since(hours, time.time() if now is None else now)

@@ -25,13 +25,11 @@ app = create_resolver("documents")
 
 UserId = Annotated[str, Path(min_length=1, max_length=128)]
 Report = Annotated[ReportId, Path()]
-TAGS = ["documents"]
 
 
 @app.put(
     "/users/<user_id>/documents/<report_id>",
     summary="Store a document (large bodies go to S3)",
-    tags=TAGS,
     responses={**CREATED_OR_REPLACED, 409: {"description": "the report_id cannot be used: choose another"}},
 )
 def put_document(user_id: UserId, report_id: Report, body: Annotated[DocumentIn, Body()]) -> Response[Any]:
@@ -40,7 +38,7 @@ def put_document(user_id: UserId, report_id: Report, body: Annotated[DocumentIn,
     return json_response(HTTPStatus.CREATED if created else HTTPStatus.OK, document.to_json())
 
 
-@app.get("/users/<user_id>/documents", summary="A user's documents, without bodies (GSI)", tags=TAGS)
+@app.get("/users/<user_id>/documents", summary="A user's documents, without bodies (GSI)")
 def list_documents(
     user_id: UserId,
     status: Annotated[DocumentStatus | None, Query(description="only this status, newest first")] = None,
@@ -50,7 +48,7 @@ def list_documents(
     return service.documents(user_id, status, limit, next_)
 
 
-@app.get("/users/<user_id>/documents/<report_id>", summary="A document with its body", tags=TAGS)
+@app.get("/users/<user_id>/documents/<report_id>", summary="A document with its body")
 def get_document(user_id: UserId, report_id: Report) -> dict[str, Any]:
     return service.get_document(user_id, report_id)
 
@@ -58,7 +56,6 @@ def get_document(user_id: UserId, report_id: Report) -> dict[str, Any]:
 @app.patch(
     "/users/<user_id>/documents/<report_id>",
     summary="Change a document's status or summary",
-    tags=TAGS,
     responses={200: {"description": "changed"}, **CHANGED_MEANWHILE},
 )
 def patch_document(
@@ -70,7 +67,6 @@ def patch_document(
 @app.delete(
     "/users/<user_id>/documents/<report_id>",
     summary="Delete a document and its body",
-    tags=TAGS,
     responses=NO_CONTENT,
 )
 def delete_document(user_id: UserId, report_id: Report) -> Response[Any]:

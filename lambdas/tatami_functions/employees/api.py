@@ -26,10 +26,9 @@ from tatami_functions.employees.schemas import MAX_ID, EmployeeIn, KeyPart, Name
 app = create_resolver("employees")
 
 Id = Annotated[int, Path(ge=1, le=MAX_ID, description="The employee id (1..10^9)")]
-TAGS = ["labs: employees"]
 
 
-@app.get("/employees", summary="Employees by name, title, previous title or place (one Query)", tags=TAGS)
+@app.get("/employees", summary="Employees by name, title, previous title or place (one Query)")
 def find_employees(
     name: Annotated[Name | None, Query(description="exact name (GSI_1, master entries)")] = None,
     title: Annotated[KeyPart | None, Query(description="current title (GSI_1)")] = None,
@@ -46,17 +45,17 @@ def find_employees(
     except QuestionError as exc:
         raise BadRequestError(str(exc)) from None
     # The token is bound to the question: a page of one question cannot continue another.
-    token_scope = scope("labs.employees", index=lookup.index, condition=lookup.condition, of=lookup.values)
+    token_scope = scope("employees", index=lookup.index, condition=lookup.condition, of=lookup.values)
     return page_body(service.find(lookup, cursor_from(next_, token_scope), limit), token_scope)
 
 
-@app.get("/employees/managers", summary="Every manager by name (the sparse GSI_2)", tags=TAGS)
+@app.get("/employees/managers", summary="Every manager by name (the sparse GSI_2)")
 def managers(limit: Limit = DEFAULT_LIMIT, next_: NextToken = None) -> dict[str, Any]:
-    token_scope = scope("labs.employees.managers")
+    token_scope = scope("employees.managers")
     return page_body(service.managers(cursor_from(next_, token_scope), limit), token_scope)
 
 
-@app.get("/employees/<id>", summary="An employee (GetItem)", tags=TAGS)
+@app.get("/employees/<id>", summary="An employee (GetItem)")
 def get_employee(id: Id) -> dict[str, Any]:
     employee, stats = service.employee(id)
     return {**employee, "stats": {"items_read": stats.items_read, "consumed_rcu": stats.consumed_rcu}}
@@ -65,7 +64,6 @@ def get_employee(id: Id) -> dict[str, Any]:
 @app.put(
     "/employees/<id>",
     summary="Create or replace an employee and its index entries",
-    tags=TAGS,
     responses={**CREATED_OR_REPLACED, **CHANGED_MEANWHILE},
 )
 def put_employee(id: Id, body: Annotated[EmployeeIn, Body()]) -> Response[Any]:
@@ -76,7 +74,6 @@ def put_employee(id: Id, body: Annotated[EmployeeIn, Body()]) -> Response[Any]:
 @app.delete(
     "/employees/<id>",
     summary="Remove an employee and its index entries",
-    tags=TAGS,
     responses={**NO_CONTENT, **CHANGED_MEANWHILE},
 )
 def delete_employee(id: Id) -> Response[Any]:

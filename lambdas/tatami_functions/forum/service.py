@@ -23,7 +23,7 @@ def forums(limit: int, token: str | None, repository: ForumRepository | None = N
         forums(20, None)["items"][0]["Name"]
         # -> 'DynamoDB'
     """
-    token_scope = scope("forums")
+    token_scope = scope("forum.forums")
     page = (repository or storage.repository()).list_forums(limit, cursor_from(token, token_scope))
     return page.body(token_scope)
 
@@ -44,7 +44,7 @@ def threads(
         # -> ['DynamoDB Thread 1', 'DynamoDB Thread 2']
     """
     tables = repository or storage.repository()
-    token_scope = scope("threads", forum=forum)
+    token_scope = scope("forum.threads", forum=forum)
     cursor = cursor_from(token, token_scope)
     page = tables.list_threads(forum, limit, cursor)
     if not page.items and cursor is None:
@@ -70,7 +70,7 @@ def replies(
     """
     tables = repository or storage.repository()
     token_scope = scope(
-        "replies",
+        "forum.replies",
         forum=query.forum,
         subject=query.subject,
         low=query.low,

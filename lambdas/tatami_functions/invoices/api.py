@@ -23,10 +23,9 @@ from tatami_functions.invoices.schemas import ID_PATTERN, InvoiceIn
 app = create_resolver("invoices")
 
 Id = Annotated[str, Path(pattern=ID_PATTERN, description="Letters, digits, '_', '.', '-' (1..36)")]
-TAGS = ["labs: invoices"]
 
 
-@app.get("/invoices/<id>", summary="An invoice with its customer and bills (one Query)", tags=TAGS)
+@app.get("/invoices/<id>", summary="An invoice with its customer and bills (one Query)")
 def get_invoice(id: Id) -> dict[str, Any]:
     invoice, stats = service.invoice(id)
     return {**invoice, "stats": stats_json(stats)}
@@ -35,7 +34,6 @@ def get_invoice(id: Id) -> dict[str, Any]:
 @app.put(
     "/invoices/<id>",
     summary="Create or replace an invoice, its bill lines and customer",
-    tags=TAGS,
     responses={**CREATED_OR_REPLACED, **CHANGED_MEANWHILE},
 )
 def put_invoice(id: Id, body: Annotated[InvoiceIn, Body()]) -> Response[Any]:
@@ -46,7 +44,6 @@ def put_invoice(id: Id, body: Annotated[InvoiceIn, Body()]) -> Response[Any]:
 @app.delete(
     "/invoices/<id>",
     summary="Remove an invoice and its edges",
-    tags=TAGS,
     responses={**NO_CONTENT, **CHANGED_MEANWHILE},
 )
 def delete_invoice(id: Id) -> Response[Any]:
@@ -54,19 +51,19 @@ def delete_invoice(id: Id) -> Response[Any]:
     return Response(status_code=HTTPStatus.NO_CONTENT)
 
 
-@app.get("/customers/<id>/invoices", summary="A customer and its invoices (one Query of GSI_1)", tags=TAGS)
+@app.get("/customers/<id>/invoices", summary="A customer and its invoices (one Query of GSI_1)")
 def customer_invoices(id: Id, limit: Limit = DEFAULT_LIMIT, next_: NextToken = None) -> dict[str, Any]:
     return related("customer", id, limit, next_)
 
 
-@app.get("/bills/<id>", summary="A bill and the invoices it covers (one Query of GSI_1)", tags=TAGS)
+@app.get("/bills/<id>", summary="A bill and the invoices it covers (one Query of GSI_1)")
 def bill_invoices(id: Id, limit: Limit = DEFAULT_LIMIT, next_: NextToken = None) -> dict[str, Any]:
     return related("bill", id, limit, next_)
 
 
 def related(kind: service.Related, entity_id: str, limit: int, token: str | None) -> dict[str, Any]:
     """The page of a customer's or a bill's invoices; the entity itself comes with the first page."""
-    token_scope = scope(f"labs.{kind}.invoices", id=entity_id)
+    token_scope = scope(f"invoices.{kind}", id=entity_id)
     entity, page = service.related(kind, entity_id, cursor_from(token, token_scope), limit)
     body = page.body(token_scope)
     return {kind: entity, **body, "stats": {**body["stats"], "items_returned": len(page.items)}}

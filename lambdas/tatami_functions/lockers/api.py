@@ -23,10 +23,9 @@ from tatami_functions.lockers.schemas import Location, LockerId, LockerIn
 app = create_resolver("lockers")
 
 Id = Annotated[LockerId, Path()]
-TAGS = ["lockers"]
 
 
-@app.get("/lockers", summary="Pick-up lockers of a prefecture, drilled down by location", tags=TAGS)
+@app.get("/lockers", summary="Pick-up lockers of a prefecture, drilled down by location")
 def find_lockers(
     state: Annotated[Prefecture, Query(description="prefecture, e.g. 東京都")],
     location: Annotated[Location | None, Query(description="area path, e.g. 千代田区#紀尾井町")] = None,
@@ -36,7 +35,7 @@ def find_lockers(
     return service.in_area(state, location, limit, next_)
 
 
-@app.get("/lockers/<locker_id>", summary="A locker by id", tags=TAGS)
+@app.get("/lockers/<locker_id>", summary="A locker by id")
 def get_locker(locker_id: Id) -> dict[str, Any]:
     return service.locker(locker_id).to_json()
 
@@ -44,7 +43,6 @@ def get_locker(locker_id: Id) -> dict[str, Any]:
 @app.put(
     "/lockers/<locker_id>",
     summary="Add, change or move a locker",
-    tags=TAGS,
     responses={**CREATED_OR_REPLACED, **CHANGED_MEANWHILE},
 )
 def put_locker(locker_id: Id, body: Annotated[LockerIn, Body()]) -> Response[Any]:
@@ -55,7 +53,6 @@ def put_locker(locker_id: Id, body: Annotated[LockerIn, Body()]) -> Response[Any
 @app.delete(
     "/lockers/<locker_id>",
     summary="Remove a locker",
-    tags=TAGS,
     responses={**NO_CONTENT, **CHANGED_MEANWHILE},
 )
 def delete_locker(locker_id: Id) -> Response[Any]:

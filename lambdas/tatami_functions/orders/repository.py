@@ -15,6 +15,7 @@ from botocore.exceptions import ClientError
 
 from tatami_functions.common import index_search
 from tatami_functions.common.attribute_values import low_level, plain
+from tatami_functions.common.index_search import SearchPage
 from tatami_functions.common.paging import Item, ListPage, ReadStats, cut, start_key
 from tatami_functions.common.repository import CONDITION_FAILED, Repository, range_condition
 from tatami_functions.orders import keys
@@ -208,12 +209,13 @@ class OrdersRepository(Repository["DynamoDBClient"]):
         return item
 
     def search(
-        self, bounds: dict[str, tuple[Any, Any]], scope: str, limit: int, token: str | None, with_plan: bool
-    ) -> dict[str, Any]:
-        """One page of the orders within `bounds` (attribute -> inclusive (low, high)) through the
-        Z-index engine (`common.index_search`: its searcher reads the declaration from the environment)."""
+        self, bounds: dict[str, tuple[Any, Any]], limit: int, cursor: Any, with_plan: bool
+    ) -> SearchPage:
+        """One page of the orders within `bounds` (attribute -> inclusive (low, high)) from `cursor` (the
+        previous page's, None for the first) through the Z-index engine (`common.index_search`: its
+        searcher reads the declaration from the environment)."""
         with self._translated("search", "search orders"):  # the engine calls DynamoDB with its own client
-            return index_search.search_page(index_search.query(bounds), scope, limit, token, with_plan)
+            return index_search.search_page(index_search.query(bounds), limit, cursor, with_plan)
 
 
 def repository() -> OrdersRepository:

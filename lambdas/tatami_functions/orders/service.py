@@ -18,7 +18,7 @@ from typing import Any
 from tatami_functions.common import writes
 from tatami_functions.common.attribute_values import plain
 from tatami_functions.common.instants import instant
-from tatami_functions.common.paging import Item, ListPage, cursor_from, scope
+from tatami_functions.common.paging import Item, ListPage, cursor_from, page_body, scope
 from tatami_functions.orders import keys
 from tatami_functions.orders import repository as storage
 from tatami_functions.orders.repository import INDEX_KEYS, OrdersRepository
@@ -26,7 +26,6 @@ from tatami_functions.orders.schemas import CustomerOrdersQuery, NewOrder, Statu
 from tatami_functions.orders.sharded import ShardPage, merged_page
 from tatami_functions.orders.table import STATUS_ORDERS
 
-SEARCH_SCOPE = "orders-search"  # what a search's page token is signed for (with the query's bounds)
 UNNAMED_RESEND = (
     "it may have applied: sending it again without its OrderId may place a second order; "
     "name the OrderId to make sending it again safe (a 409 then means it was placed)"
@@ -97,7 +96,7 @@ def customer_orders(
     """
     tables = _tables(repository)
     token_scope = scope(
-        "customer-orders",
+        "orders.by-customer",
         customer=query.customer_id,
         status=query.status,
         low=query.low,
@@ -124,7 +123,7 @@ def status_orders(
     """
     tables = _tables(repository)
     shards = tables.tables.shards
-    token_scope = scope("status-orders", status=query.status, since=query.since, shards=shards)
+    token_scope = scope("orders.by-status", status=query.status, since=query.since, shards=shards)
 
     def fetch(shard: int, start: Item | None, size: int) -> ShardPage:
         return tables.status_shard(query.status, query.since, shard, start, size)
@@ -156,4 +155,6 @@ def search(
         "Total": totals,
         "Status": (status.value, status.value) if status else (None, None),
     }
-    return _tables(repository).search(bounds, SEARCH_SCOPE, limit, token, with_plan)
+    token_scope = scope("orders.search", **bounds)
+    page = _tables(repository).search(bounds, limit, cursor_from(token, token_scope), with_plan)
+    return page_body(page.items, page.cursor, token_scope, **page.details())

@@ -1,6 +1,6 @@
 """The places table: one item per place, ``id`` its key; ``name``, ``latitude``, ``longitude``,
 ``population``, optional ``country``; the index keys the engine's maintainer writes; and the search
-through the Z-index engine (``common.index_search``).
+through the Z-index engine (``common.index_search``), one page as data: the service signs its cursor.
 
 Writers of user attributes never touch the index keys, so a write that leaves the searched attributes
 unchanged keeps the item's keys and costs no maintenance write.
@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any, Self
 
 from tatami_functions.common import index_search
+from tatami_functions.common.index_search import SearchPage
 from tatami_functions.common.repository import TableRepository
 from tatami_functions.places.exceptions import PlaceNotFoundError, PlacesUnavailableError
 from tatami_functions.places.settings import PlacesSettings
@@ -63,17 +64,13 @@ class PlacesRepository(TableRepository):
         return index_search.item(stored)
 
     def search(
-        self,
-        bounds: Mapping[str, tuple[Any, Any]],
-        scope: str,
-        limit: int,
-        token: str | None,
-        with_plan: bool,
-    ) -> dict[str, Any]:
-        """One page of the places within `bounds` (attribute -> inclusive (low, high)) through the
-        Z-index engine (its searcher reads the declaration from the environment)."""
+        self, bounds: Mapping[str, tuple[Any, Any]], limit: int, cursor: Any, with_plan: bool
+    ) -> SearchPage:
+        """One page of the places within `bounds` (attribute -> inclusive (low, high)) from `cursor` (the
+        previous page's, None for the first) through the Z-index engine (its searcher reads the
+        declaration from the environment)."""
         with self._translated("search", "search places"):  # the engine calls DynamoDB with its own client
-            return index_search.search_page(index_search.query(bounds), scope, limit, token, with_plan)
+            return index_search.search_page(index_search.query(bounds), limit, cursor, with_plan)
 
 
 def repository() -> PlacesRepository:

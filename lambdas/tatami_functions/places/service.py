@@ -8,10 +8,10 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from tatami_functions.common.paging import cursor_from, page_body, scope
 from tatami_functions.places import repository as storage
 from tatami_functions.places.repository import PlacesRepository
 
-SEARCH_SCOPE = "places-search"  # what a search's page token is signed for (with the query's bounds)
 Bounds = tuple[float | int | None, float | int | None]
 
 
@@ -45,7 +45,11 @@ def search(
         "longitude": _decimals(longitude),
         "population": _decimals(population),
     }
-    return (repository or storage.repository()).search(bounds, SEARCH_SCOPE, limit, token, with_plan)
+    token_scope = scope("places.search", **bounds)
+    page = (repository or storage.repository()).search(
+        bounds, limit, cursor_from(token, token_scope), with_plan
+    )
+    return page_body(page.items, page.cursor, token_scope, **page.details())
 
 
 def _decimals(bounds: Bounds) -> tuple[Decimal | None, Decimal | None]:

@@ -91,9 +91,9 @@ def test_bad_input_is_a_400_naming_the_field(
 @pytest.mark.parametrize(
     ("app", "path", "query", "issued_for"),
     [
-        (invoices, "/customers/1420/invoices", {}, paging.scope("labs.customer.invoices", key="C#1249")),
-        (invoices, "/bills/3392", {}, paging.scope("labs.customer.invoices", key="C#3392")),
-        (employees, "/employees", {"state": "WA"}, paging.scope("labs.employees.managers")),
+        (invoices, "/customers/1420/invoices", {}, paging.scope("invoices.customer", id="1249")),
+        (invoices, "/bills/3392", {}, paging.scope("invoices.customer", id="3392")),
+        (employees, "/employees", {"state": "WA"}, paging.scope("employees.managers")),
     ],
 )
 def test_a_genuine_token_for_another_query_is_refused(

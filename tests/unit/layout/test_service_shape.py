@@ -18,7 +18,7 @@ BEHIND_THE_API = ("api.py", "schemas.py")
 # What a service may lack, and why.
 WITHOUT = {
     "docs": {
-        "service.py": "it merges the other services' route documents",
+        "service.py": "it serves the document generated at synthesis from the services' resolvers",
         "repository.py": "it calls no AWS service",
         "table.py": "it has no table",
         "exceptions.py": "it raises nothing of its own",

@@ -7,7 +7,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from tatami_functions.docs.api import openapi_document, service_api_modules
+from infra.constructs.resolver_routes import openapi_document, service_api_modules
 
 
 def _schemas(module: str) -> dict[str, Any]:

@@ -19,10 +19,10 @@ import pytest
 from jsonschema import Draft202012Validator
 from pydantic import BaseModel, ValidationError
 
+from infra.constructs.resolver_routes import openapi_document
 from tatami_functions.businesses.locations import location_levels
 from tatami_functions.counters.schemas import CounterSpec, IncrementBody
 from tatami_functions.devices.schemas import AssignmentIn
-from tatami_functions.docs.api import openapi_document
 from tatami_functions.employees.schemas import EmployeeIn
 from tatami_functions.places.schemas import PlaceIn
 
