@@ -12,15 +12,33 @@ from typing import Any
 
 import click
 
-from tatami.capacity.model.capacity import Capacity
+from tatami.capacity.model.capacity import ON_DEMAND, Capacity
 from tatami.capacity.model.limits import Limits
 from tatami.capacity.reports.ranges import ASSUMPTIONS, Ranges
 from tatami.capacity.reports.render import ChartUnavailableError, render_ranges, write_csv, write_png
 from tatami.capacity.reports.report import Report
 from tatami.capacity.workloads.builders import Setting
+from tatami.capacity.workloads.schedule import Schedule, ScheduleError
 from tatami.capacity.workloads.sdk import MODES, ClientConfig
 
-__all__ = ["Output", "Runs", "setting_from", "show", "table_options", "write_files"]
+__all__ = ["RATE", "Output", "Runs", "setting_from", "show", "table_options", "write_files"]
+
+
+class RateType(click.ParamType[Schedule, Any]):
+    """A rate, or a schedule of rates: `5000`, or `4000,8000@30m,16000@1h` (a step from each time on)."""
+
+    name = "RATE[,RATE@START...]"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Schedule:
+        if isinstance(value, Schedule):
+            return value
+        try:
+            return Schedule.parse(str(value))
+        except ScheduleError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+RATE = RateType()
 
 
 @dataclass(frozen=True)
@@ -45,6 +63,8 @@ def table_options(command: Callable[..., Any]) -> Callable[..., Any]:
         *args: Any,
         provisioned: str | None,
         warm: str | None,
+        gsi_capacity: str | None,
+        max_throughput: str | None,
         idle: float,
         lsi: bool,
         limits: tuple[str, ...],
@@ -59,8 +79,12 @@ def table_options(command: Callable[..., Any]) -> Callable[..., Any]:
         **kwargs: Any,
     ) -> Any:
         client = ClientConfig(retry_mode, max_attempts, latency / 1000)
+        setting = setting_from(provisioned, warm, idle, limits, seed)
         setting = dataclasses.replace(
-            setting_from(provisioned, warm, idle, limits, seed), lsi=lsi, client=client
+            _capped(setting, max_throughput),
+            lsi=lsi,
+            client=client,
+            index_capacity=_index_capacity(setting, gsi_capacity),
         )
         return command(
             *args, setting=setting, runs=Runs(seeds, assume), output=Output(png, csv_out), **kwargs
@@ -72,6 +96,17 @@ def table_options(command: Callable[..., Any]) -> Callable[..., Any]:
 _OPTIONS = [
     click.option("--provisioned", metavar="WCU[:RCU]", help="A provisioned table (default: on-demand)."),
     click.option("--warm", metavar="W[:R]", help="On-demand warm throughput (default: a new table's)."),
+    click.option(
+        "--gsi-capacity",
+        metavar="W[:R]",
+        help="A global secondary index's own WCU[:RCU] (provisioned) or warm throughput (on-demand); "
+        "default: the table's.",
+    ),
+    click.option(
+        "--max-throughput",
+        metavar="W[:R]",
+        help="On-demand maximum throughput (MaxWriteRequestUnits[:MaxReadRequestUnits]): past it, throttled.",
+    ),
     click.option(
         "--idle",
         type=click.FloatRange(0),
@@ -148,6 +183,29 @@ def setting_from(
         write, read = _pair(warm, "--warm", None)
         return Setting(Capacity.on_demand(write, read, chosen), chosen, seed)
     return Setting(Capacity.on_demand(limits=chosen), chosen, seed)
+
+
+def _capped(setting: Setting, maximum: str | None) -> Setting:
+    """The setting with an on-demand maximum throughput, if `--max-throughput` gives one."""
+    if not maximum:
+        return setting
+    if setting.capacity.mode != ON_DEMAND:
+        raise click.UsageError(
+            "--max-throughput applies to on-demand tables; a provisioned one has its WCU/RCU"
+        )
+    write, read = _pair(maximum, "--max-throughput", None)
+    return dataclasses.replace(setting, capacity=setting.capacity.with_maximum(write, read))
+
+
+def _index_capacity(setting: Setting, text: str | None) -> Capacity | None:
+    """A GSI's own capacity (`--gsi-capacity`), in the table's mode; None: the table's."""
+    if not text:
+        return None
+    if setting.capacity.mode == ON_DEMAND:
+        write, read = _pair(text, "--gsi-capacity", None)
+        return Capacity.on_demand(write, read, setting.limits)
+    wcu, rcu = _pair(text, "--gsi-capacity", 1.0)
+    return Capacity.provisioned(wcu, rcu)
 
 
 def _pair(text: str, option: str, default: float | None) -> tuple[float, Any]:

@@ -82,6 +82,7 @@ class Ranges:
             f"  {'time':20} {self.span(lambda r: r.duration).format(',.1f', ' s')}",
             f"  {'attempts throttled':20} {self._share()}",
             f"  {'SDK gave up':20} {self.span(lambda r: r.stats.errors)} calls",
+            *self._seen(),
             f"  {'partitions at end':20} {self.span(lambda r: _partitions(r))}",
             f"  {'heat splits':20} {self.span(lambda r: _heat_splits(r))}",
         ]
@@ -90,11 +91,23 @@ class Ranges:
         lines.append(f"  {'verdicts':20} {named or 'nothing to name'}")
         return "\n".join(lines)
 
-    def _share(self) -> str:
-        span = self.span(lambda report: report.throttled_share)
+    def _share(self, figure: Callable[[Report], float] = lambda report: report.throttled_share) -> str:
+        span = self.span(figure)
         if span.low == span.high:
             return percent(span.middle)
         return f"{percent(span.middle)} ({percent(span.low)}-{percent(span.high)})"
+
+    def _seen(self) -> list[str]:
+        """What callers saw (open loop) and what the workload costs, as ranges."""
+        lines = []
+        if self.main.outcomes:
+            lines.append(f"  {'requests failed':20} {self._share(lambda r: r.failed_share)}")
+            added = self.span(lambda r: r.added_latency * 1000)
+            lines.append(f"  {'added latency':20} {added.format(',.0f', ' ms')} mean")
+        on_demand = self.span(lambda r: r.cost.on_demand).format(",.0f")
+        provisioned = self.span(lambda r: r.cost.provisioned).format(",.0f")
+        lines.append(f"  {'cost a month':20} on-demand ${on_demand}, provisioned ${provisioned}")
+        return lines
 
     def assumptions(self) -> str:
         seeds = sorted({seed for corner, seed, _ in self.runs if corner == self.runs[0][0]})

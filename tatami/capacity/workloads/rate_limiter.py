@@ -7,6 +7,8 @@ model cannot block, so `RateLimiter` uses the same parts (`bucket.TokenBucket`, 
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from botocore.exceptions import CapacityNotAvailableError
 from botocore.retries import adaptive, bucket, throttling
 
@@ -35,6 +37,24 @@ class RateLimiter:
         self.cubic = throttling.CubicCalculator(starting_max_rate=0, start_time=clock.current_time())
         self.clocker = adaptive.RateClocker(clock)
         self.enabled = False
+
+    # The state of each part (botocore keeps it in these attributes; its locks are not state).
+    _STATE: ClassVar[dict[str, tuple[str, ...]]] = {
+        "bucket": ("_fill_rate", "_max_capacity", "_current_capacity", "_last_timestamp"),
+        "cubic": ("_w_max", "_k", "_last_fail"),
+        "clocker": ("_measured_rate", "_last_bucket", "_count"),
+    }
+
+    def copy(self) -> RateLimiter:
+        """A limiter in the same state, on a clock of its own (environments alike until now part here)."""
+        clock = SimClock()
+        clock.now = self.clock.now
+        twin = RateLimiter(clock)
+        for part, names in self._STATE.items():
+            for name in names:
+                setattr(getattr(twin, part), name, getattr(getattr(self, part), name))
+        twin.enabled = self.enabled
+        return twin
 
     def send_at(self, now: float) -> float:
         if not self.enabled:

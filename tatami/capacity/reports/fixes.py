@@ -1,0 +1,159 @@
+"""Each fix with the number to set, computed from what the load asks (its `Demand`, never its retries),
+and what the workload would cost a month with it (`cost`, `model.prices`).
+
+The numbers a practitioner types: WCU/RCU (the load's busiest second), warm throughput (its peak, or
+more where partitions would otherwise run at their limit), a GSI's own capacity (the index's own
+writes), shards (seed 004's formula on the key's own units), a quota increase, an on-demand
+maximum; and the changes that cost nothing to set but change the units: shuffling an ordered
+load, eventually consistent reads, smaller items.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+from tatami.capacity.model.capacity import ON_DEMAND
+from tatami.capacity.model.prices import Prices
+from tatami.capacity.reports.cost import AUTO_SCALING_TARGET, workload_cost
+from tatami.capacity.reports.facts import SpaceFacts
+from tatami.capacity.reports.report import Report
+from tatami.capacity.reports.verdict import Fix
+
+__all__ = [
+    "capacity_fixes",
+    "key_peak",
+    "peak",
+    "read_fixes",
+    "shard_count",
+    "shuffle_fix",
+    "warm_target",
+]
+
+
+def peak(report: Report, facts: SpaceFacts) -> tuple[float, float]:
+    """The busiest second's write and read units the load asks of a key space (no retries)."""
+    return report.demand.peak(facts.name)
+
+
+def key_peak(report: Report, facts: SpaceFacts, key: str) -> float:
+    """A key's busiest second in units: its share of what the load offers the space, times its peak."""
+    write, read = peak(report, facts)
+    return facts.shares.get(key, 0.0) * (write + read)
+
+
+def shard_count(units: float, limit: float) -> int:
+    """Keys needed to spread `units` a second under a partition's `limit` (seed 004's formula)."""
+    return max(2, math.ceil(units / limit))
+
+
+def warm_target(units: float, facts: SpaceFacts) -> float:
+    """Warm throughput (write units a second) whose partitions run under the heat threshold at `units`.
+
+    A table sized exactly to the load runs its partitions at their limit, and keys hashed at random
+    overflow some of them every second: 80% (when DynamoDB calls a partition hot) leaves that room.
+    """
+    limit = facts.partition_units
+    return math.ceil(units / facts.limits.heat_utilization / limit) * limit
+
+
+def capacity_fixes(
+    report: Report, facts: SpaceFacts, reads: bool, prices: Prices | None = None
+) -> tuple[Fix, ...]:
+    """A table or index short of throughput: the capacity to set (provisioned) or to warm (on-demand)."""
+    write, read = peak(report, facts)
+    what = "the index" if facts.index else "the table"
+    if facts.setting.mode == ON_DEMAND:
+        units = write + read * facts.setting.write_units / facts.setting.read_units
+        warm = warm_target(units, facts)
+        text = (
+            f"warm {what} to {warm:,.0f} write units/s (warm throughput; the load asks up to {units:,.0f}/s)"
+        )
+        return (Fix(text, "warm throughput", warm, workload_cost(report.demand, prices=prices).on_demand),)
+    wcu, rcu = math.ceil(write), math.ceil(read)
+    monthly = (prices or Prices()).provisioned_monthly(write_capacity_units=wcu, read_capacity_units=rcu)
+    unit, value = ("RCU", rcu) if reads else ("WCU", wcu)
+    text = f"give the index its own {unit}: {value:,}" if facts.index else f"raise {unit} to {value:,}"
+    fixes = [Fix(f"{text} (the load's busiest second, without retries)", unit, value, monthly)]
+    changing = _changes(report, facts)
+    if changing:
+        fixes.append(
+            Fix(
+                f"auto scaling (target {AUTO_SCALING_TARGET:.0%}, minimum {value:,}): it raises capacity "
+                "only after two minutes above the target plus the table update (minutes), so without the "
+                "minimum the load's step "
+                f"from {changing[0]:,.0f} to {changing[1]:,.0f} units/s throttles meanwhile",
+                "auto scaling minimum",
+                value,
+                workload_cost(report.demand, prices=prices).autoscaled,
+            )
+        )
+    fixes.append(
+        Fix(
+            "on-demand capacity", "capacity mode", None, workload_cost(report.demand, prices=prices).on_demand
+        )
+    )
+    return tuple(fixes)
+
+
+def shuffle_fix(report: Report, facts: SpaceFacts) -> Fix:
+    """Shuffling an ordered load: the rate its items reach in a shuffled order, without retries."""
+    assert report.shape is not None
+    table = min(facts.setting.write_units, facts.quota)  # what the table serves from the start
+    rate = report.shape.shuffled_rate(facts.partition_units, table)
+    seconds = report.items / rate if rate else 0.0
+    return Fix(
+        f"shuffle the load (or interleave the keys) so every partition works at once: about {rate:,.0f} "
+        f"items/s ({seconds:,.0f} s instead of {report.duration:,.0f} s)",
+        "order",
+        rate,
+    )
+
+
+def read_fixes(report: Report, facts: SpaceFacts, units: float) -> list[Fix]:
+    """Cheaper reads of a key at `units` read units a second: eventually consistent, smaller items."""
+    fixes, limit = [], facts.partition_read_units
+    if report.consistent:
+        fixes.append(
+            Fix(
+                f"eventually consistent reads (half the units: {units / 2:,.0f} of a partition's "
+                f"{limit:,.0f} read units/s)",
+                "ConsistentRead",
+                0.0,
+            )
+        )
+    unit = facts.limits.read_unit_bytes
+    if report.item_bytes > unit:
+        each = math.ceil(report.item_bytes / unit)
+        fixes.append(
+            Fix(
+                f"smaller items (under {unit / 1024:g} KB: 1 read unit each instead of {each}: "
+                f"{units / each:,.0f} units/s)",
+                "item bytes",
+                unit,
+            )
+        )
+    return fixes
+
+
+def write_size_fix(report: Report, facts: SpaceFacts, units: float) -> list[Fix]:
+    """Smaller items for a key written at `units` write units a second."""
+    unit = facts.limits.write_unit_bytes
+    if report.item_bytes <= unit:
+        return []
+    each = math.ceil(report.item_bytes / unit)
+    return [
+        Fix(
+            f"smaller items (under {unit / 1024:g} KB: 1 write unit each instead of {each}: "
+            f"{units / each:,.0f} units/s)",
+            "item bytes",
+            unit,
+        )
+    ]
+
+
+def _changes(report: Report, facts: SpaceFacts) -> tuple[float, float] | None:
+    """The load's biggest step between minutes (from, to), when it changes by more than a fifth."""
+    minutes = report.demand.minute_peaks(facts.name, facts.limits.read_cost)
+    steps = [(a, b) for a, b in itertools.pairwise(minutes) if b > 1.2 * a]
+    return max(steps, key=lambda step: step[1] - step[0], default=None)
