@@ -18,6 +18,7 @@ from tatami.capacity.model.placement import expected_rate
 from tatami.capacity.reports.facts import KeyTop, SpaceFacts
 from tatami.capacity.reports.fixes import (
     capacity_fixes,
+    growth_judgement,
     key_peak,
     read_fixes,
     shard_count,
@@ -252,7 +253,11 @@ def _busy(report: Report, facts: SpaceFacts, share: float, tops: list[KeyTop], r
             f"its partitions at their own limits together ({at_once} of its {partitions} in one second): "
             "the table has too few partitions for the load"
         )
-        return Diagnosis("table limit", facts.name, share, (), finding, capacity_fixes(report, facts, reads))
+        fixes = capacity_fixes(report, facts, reads)
+        if not facts.provisioned:
+            clause, ramp = growth_judgement(report, facts)
+            finding, fixes = f"{finding}{clause}", (*fixes, *ramp)
+        return Diagnosis("table limit", facts.name, share, (), finding, fixes)
     finding = (
         f"busy partitions: up to {keys:,} keys on one partition, none of them dominant "
         f"({len(tops):,} throttled partition-seconds)"

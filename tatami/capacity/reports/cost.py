@@ -25,10 +25,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tatami.capacity.model.capacity import ON_DEMAND, Capacity
 from tatami.capacity.model.prices import HOURS_PER_MONTH, Prices
 from tatami.capacity.workloads.demand import Demand
 
-__all__ = ["AUTO_SCALING_TARGET", "Cost", "workload_cost"]
+__all__ = ["AUTO_SCALING_TARGET", "Cost", "configured_cost", "workload_cost"]
 
 AUTO_SCALING_TARGET = 0.7  # the console's default target utilization (AutoScaling.html: 20%-90% allowed)
 GB = 1024**3
@@ -42,6 +43,7 @@ class Cost:
     provisioned: float
     autoscaled: float
     storage: float = 0.0
+    configured: float | None = None  # the run's own setting, when a table or index of it is provisioned
 
     @property
     def cheaper(self) -> str:
@@ -51,6 +53,8 @@ class Cost:
     def text(self) -> str:
         hour = HOURS_PER_MONTH
         storage = f"; storage {_dollars(self.storage)}/month" if self.storage else ""
+        if self.configured is not None:
+            storage += f"; as configured here: {_dollars(self.configured)}/month"
         return (
             f"on-demand {_dollars(self.on_demand / hour)}/h ({_dollars(self.on_demand)}/month); provisioned "
             f"for the peak {_dollars(self.provisioned / hour)}/h ({_dollars(self.provisioned)}/month); auto "
@@ -61,6 +65,29 @@ class Cost:
 def _dollars(amount: float) -> str:
     """Dollars to the cent under $100, to the dollar above (a month's bill is read in dollars)."""
     return f"${amount:,.2f}" if amount < 100 else f"${amount:,.0f}"
+
+
+def configured_cost(
+    demand: Demand, settings: dict[str, Capacity], prices: Prices | None = None
+) -> float | None:
+    """What the run's own setting costs a month: provisioned units as set, on-demand ones as used; None when
+    every key space is on-demand (then it is the on-demand figure).
+
+    >>> demand = Demand(); demand.add("table", [100.0] * 60, write=1.0, read=0.0)
+    >>> round(configured_cost(demand, {"table": Capacity.provisioned(1000, 10)}), 2)
+    475.45
+    """
+    if all(setting.mode == ON_DEMAND for setting in settings.values()):
+        return None
+    prices, total = prices or Prices(), 0.0
+    for space, setting in settings.items():
+        if setting.mode == ON_DEMAND:
+            total += workload_cost(demand.only(space), prices=prices).on_demand
+        else:
+            total += prices.provisioned_monthly(
+                write_capacity_units=setting.write_units, read_capacity_units=setting.read_units
+            )
+    return total
 
 
 def workload_cost(demand: Demand, stored_bytes: float = 0.0, prices: Prices | None = None) -> Cost:

@@ -39,8 +39,7 @@ from tatami.capacity.model.space import (
 )
 from tatami.capacity.reports.causes import partition_diagnoses, unthrottled_warnings
 from tatami.capacity.reports.facts import SpaceFacts
-from tatami.capacity.reports.fixes import capacity_fixes, peak
-from tatami.capacity.reports.growth import breach, ramp
+from tatami.capacity.reports.fixes import capacity_fixes, growth_judgement, peak
 from tatami.capacity.reports.report import Report
 from tatami.capacity.reports.seen import seen
 from tatami.capacity.reports.verdict import Diagnosis, Fix, Verdict, percent
@@ -166,23 +165,6 @@ def _table_limit(report: Report, facts: SpaceFacts, share: float, reads: bool) -
     finding = f"the table-level limit ({facts.capacity}) refused {percent(share)} of the throttled requests"
     fixes = capacity_fixes(report, facts, reads)
     if facts.setting.mode == ON_DEMAND:
-        finding, fixes = _growth(report, facts, finding, fixes)
+        clause, ramp = growth_judgement(report, facts)
+        finding, fixes = f"{finding}{clause}", (*fixes, *ramp)
     return Diagnosis("table limit", facts.name, share, (), finding, fixes)
-
-
-def _growth(
-    report: Report, facts: SpaceFacts, finding: str, fixes: tuple[Fix, ...]
-) -> tuple[str, tuple[Fix, ...]]:
-    """On-demand: did the load break AWS's 30-minute doubling rule? If so, the ramp that keeps it."""
-    warm = facts.setting.write_units
-    minutes = report.demand.minute_peaks(facts.name, warm / facts.setting.read_units)
-    broke = breach(minutes, warm)
-    if broke is None:
-        return f"{finding}; the load kept AWS's rule (never past twice its peak of 30 minutes before)", fixes
-    finding = (
-        f"{finding}: the load asked {broke.asked:,.0f} units/s in minute {broke.minute}, past twice its peak "
-        f"of 30 minutes before ({broke.allowed:,.0f}/s allowed: on-demand doubles its last peak, no faster)"
-    )
-    steps = ramp(max(minutes), warm)
-    plan = ", ".join(f"{units:,.0f}/s from minute {minute}" for minute, units in steps)
-    return finding, (*fixes, Fix(f"ramp by the rule: {plan}", "ramp", steps[-1][1]))

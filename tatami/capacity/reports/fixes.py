@@ -17,11 +17,13 @@ from tatami.capacity.model.capacity import ON_DEMAND
 from tatami.capacity.model.prices import Prices
 from tatami.capacity.reports.cost import AUTO_SCALING_TARGET, workload_cost
 from tatami.capacity.reports.facts import SpaceFacts
+from tatami.capacity.reports.growth import breach, ramp
 from tatami.capacity.reports.report import Report
 from tatami.capacity.reports.verdict import Fix
 
 __all__ = [
     "capacity_fixes",
+    "growth_judgement",
     "key_peak",
     "peak",
     "read_fixes",
@@ -60,51 +62,64 @@ def warm_target(units: float, facts: SpaceFacts) -> float:
 def capacity_fixes(
     report: Report, facts: SpaceFacts, reads: bool, prices: Prices | None = None
 ) -> tuple[Fix, ...]:
-    """A table or index short of throughput: the capacity to set (provisioned) or to warm (on-demand)."""
+    """A table or index short of throughput: the capacity to set (provisioned) or to warm (on-demand).
+
+    Each fix is priced for the table or index it changes (its own demand), a month at a time.
+    """
     write, read = peak(report, facts)
     what = "the index" if facts.index else "the table"
+    mine = workload_cost(report.demand.only(facts.name), prices=prices)
     if facts.setting.mode == ON_DEMAND:
         units = write + read * facts.setting.write_units / facts.setting.read_units
         warm = warm_target(units, facts)
         text = (
             f"warm {what} to {warm:,.0f} write units/s (warm throughput; the load asks up to {units:,.0f}/s)"
         )
-        return (Fix(text, "warm throughput", warm, workload_cost(report.demand, prices=prices).on_demand),)
+        return (Fix(text, "warm throughput", warm, mine.on_demand),)
     wcu, rcu = math.ceil(write), math.ceil(read)
     monthly = (prices or Prices()).provisioned_monthly(write_capacity_units=wcu, read_capacity_units=rcu)
     unit, value = ("RCU", rcu) if reads else ("WCU", wcu)
     text = f"give the index its own {unit}: {value:,}" if facts.index else f"raise {unit} to {value:,}"
     fixes = [Fix(f"{text} (the load's busiest second, without retries)", unit, value, monthly)]
-    changing = _changes(report, facts)
-    if changing:
-        fixes.append(
-            Fix(
-                f"auto scaling (target {AUTO_SCALING_TARGET:.0%}, minimum {value:,}): it raises capacity "
-                "only after two minutes above the target plus the table update (minutes), so without the "
-                "minimum the load's step "
-                f"from {changing[0]:,.0f} to {changing[1]:,.0f} units/s throttles meanwhile",
-                "auto scaling minimum",
-                value,
-                workload_cost(report.demand, prices=prices).autoscaled,
-            )
+    step = _step(report, facts)
+    if step:
+        text = (
+            f"auto scaling (target {AUTO_SCALING_TARGET:.0%}, minimum {value:,}): it raises capacity only "
+            "after two minutes above the target plus the table update (minutes), so without that minimum the "
+            f"load's step from {step[0]:,.0f} to {step[1]:,.0f} units/s throttles meanwhile"
         )
-    fixes.append(
-        Fix(
-            "on-demand capacity", "capacity mode", None, workload_cost(report.demand, prices=prices).on_demand
-        )
-    )
+        fixes.append(Fix(text, "auto scaling minimum", value, mine.autoscaled))
+    fixes.append(Fix(f"on-demand capacity for {what}", "capacity mode", None, mine.on_demand))
     return tuple(fixes)
 
 
+def growth_judgement(report: Report, facts: SpaceFacts) -> tuple[str, tuple[Fix, ...]]:
+    """On-demand: did the load break AWS's 30-minute doubling rule? A clause for the finding, and (broken)
+    the ramp that keeps the rule to the load's peak."""
+    warm = facts.setting.write_units
+    minutes = report.demand.minute_peaks(facts.name, warm / facts.setting.read_units)
+    broke = breach(minutes, warm)
+    if broke is None:
+        return "; the load kept AWS's growth rule (never past twice its peak of 30 minutes before)", ()
+    clause = (
+        f": the load asked {broke.asked:,.0f} units/s in minute {broke.minute}, past twice its peak of "
+        f"30 minutes before ({broke.allowed:,.0f}/s allowed: on-demand doubles its last peak, no faster)"
+    )
+    steps = ramp(max(minutes), warm)
+    plan = ", ".join(f"{units:,.0f}/s from minute {minute}" for minute, units in steps)
+    return clause, (Fix(f"ramp by the rule: {plan}", "ramp", steps[-1][1]),)
+
+
 def shuffle_fix(report: Report, facts: SpaceFacts) -> Fix:
-    """Shuffling an ordered load: the rate its items reach in a shuffled order, without retries."""
+    """Shuffling an ordered load: the rate its partitions allow a shuffled order, without retries."""
     assert report.shape is not None
     table = min(facts.setting.write_units, facts.quota)  # what the table serves from the start
     rate = report.shape.shuffled_rate(facts.partition_units, table)
     seconds = report.items / rate if rate else 0.0
     return Fix(
-        f"shuffle the load (or interleave the keys) so every partition works at once: about {rate:,.0f} "
-        f"items/s ({seconds:,.0f} s instead of {report.duration:,.0f} s)",
+        f"shuffle the load (or interleave the keys) so every partition works at once: its partitions allow "
+        f"up to {rate:,.0f} items/s then (the busiest holds {max(report.shape.shares):.0%} of the units; "
+        f"{seconds:,.0f} s instead of {report.duration:,.0f} s)",
         "order",
         rate,
     )
@@ -152,7 +167,7 @@ def write_size_fix(report: Report, facts: SpaceFacts, units: float) -> list[Fix]
     ]
 
 
-def _changes(report: Report, facts: SpaceFacts) -> tuple[float, float] | None:
+def _step(report: Report, facts: SpaceFacts) -> tuple[float, float] | None:
     """The load's biggest step between minutes (from, to), when it changes by more than a fifth."""
     minutes = report.demand.minute_peaks(facts.name, facts.limits.read_cost)
     steps = [(a, b) for a, b in itertools.pairwise(minutes) if b > 1.2 * a]

@@ -6,11 +6,12 @@ and adds its verdict (`diagnoses`); `render` and `ranges` tell it.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from tatami.capacity.model.engine import Simulation
 from tatami.capacity.model.space import ACC_REQ, ACC_W, COLUMNS, THR_REQ, KeySpace, Split
-from tatami.capacity.reports.cost import Cost, workload_cost
+from tatami.capacity.reports.cost import Cost, configured_cost, workload_cost
 from tatami.capacity.reports.facts import KeyTop, PartitionLine, SpaceFacts, partition_lines, space_facts
 from tatami.capacity.reports.verdict import Verdict
 from tatami.capacity.workloads.clients import CallStats
@@ -84,7 +85,9 @@ class Report:
     def cost(self) -> Cost:
         """What the workload would cost a month sustained, in both modes (a bulk load: its storage too)."""
         stored = self.items * self.item_bytes if self.shape is not None else 0.0
-        return workload_cost(self.demand, stored)
+        settings = {name: facts.setting for name, facts in self.spaces.items()}
+        cost = workload_cost(self.demand, stored)
+        return dataclasses.replace(cost, configured=configured_cost(self.demand, settings))
 
     @property
     def failed_share(self) -> float:

@@ -59,10 +59,11 @@ class Stream:
 class _Cohort:
     """`count` environments whose clients are in the state `env`, on requests made at `t0` (their mean)."""
 
-    __slots__ = ("context", "count", "env", "t0")
+    __slots__ = ("context", "count", "env", "idle_key", "t0")
 
     def __init__(self, count: int, env: EnvClient, t0: float, context: dict[str, Any] | None = None) -> None:
         self.count, self.env, self.t0, self.context = count, env, t0, context or {}
+        self.idle_key: int | None = None  # its key when it went idle (merging moves its state)
 
     def part(self, count: int) -> _Cohort:
         """`count` of them, in a state of their own from now on."""
@@ -151,8 +152,8 @@ class Callers:
     def _unidle(self) -> _Cohort:
         """The most recently freed idle cohort, taken off the idle list."""
         cohort = self._idle.pop()
-        if self._alike.get(cohort.env.key) is cohort:
-            del self._alike[cohort.env.key]
+        if cohort.idle_key is not None and self._alike.get(cohort.idle_key) is cohort:
+            del self._alike[cohort.idle_key]
         return cohort
 
     def _bulk(
@@ -365,7 +366,8 @@ class Callers:
         self._remember(cohort)
 
     def _remember(self, cohort: _Cohort) -> None:
-        self._alike[cohort.env.key] = cohort
+        cohort.idle_key = cohort.env.key
+        self._alike[cohort.idle_key] = cohort
 
 
 def _take(cohort: _Cohort, count: int) -> _Cohort:

@@ -52,6 +52,10 @@ class Demand:
         for name, (write, read) in units.items():
             self.add(name, per_second, write / chosen, read / chosen)
 
+    def only(self, space: str) -> Demand:
+        """The demand on one key space alone (a fix's cost, for the table or index it changes)."""
+        return Demand({space: self.write.get(space, [])}, {space: self.read.get(space, [])})
+
     @property
     def seconds(self) -> int:
         return max((len(series) for series in (*self.write.values(), *self.read.values())), default=0)

@@ -9,7 +9,7 @@ milliseconds, so medians and tails come out exactly.
 >>> outcome = Outcome()
 >>> outcome.answered(98, 0.005); outcome.answered(1, 0.512); outcome.gave_up(1, 0.9)
 >>> outcome.requests, outcome.failed, round(outcome.added_latency(0.005) * 1000, 1), outcome.quantile(0.99)
-(100, 1, 5.1, 0.005)
+(100, 1, 14.0, 0.512)
 """
 
 from __future__ import annotations

@@ -7,8 +7,6 @@ model cannot block, so `RateLimiter` uses the same parts (`bucket.TokenBucket`, 
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from botocore.exceptions import CapacityNotAvailableError
 from botocore.retries import adaptive, bucket, throttling
 
@@ -38,22 +36,21 @@ class RateLimiter:
         self.clocker = adaptive.RateClocker(clock)
         self.enabled = False
 
-    # The state of each part (botocore keeps it in these attributes; its locks are not state).
-    _STATE: ClassVar[dict[str, tuple[str, ...]]] = {
-        "bucket": ("_fill_rate", "_max_capacity", "_current_capacity", "_last_timestamp"),
-        "cubic": ("_w_max", "_k", "_last_fail"),
-        "clocker": ("_measured_rate", "_last_bucket", "_count"),
-    }
-
     def copy(self) -> RateLimiter:
-        """A limiter in the same state, on a clock of its own (environments alike until now part here)."""
-        clock = SimClock()
-        clock.now = self.clock.now
-        twin = RateLimiter(clock)
-        for part, names in self._STATE.items():
-            for name in names:
-                setattr(getattr(twin, part), name, getattr(getattr(self, part), name))
-        twin.enabled = self.enabled
+        """A limiter in the same state (environments alike until now part here), on a clock of its own.
+
+        Each part is a shallow copy: its numbers are its own from then on; its lock (botocore's, for
+        threads the simulation does not have) is shared.
+        """
+        twin = _shallow(self)
+        twin.clock = SimClock()
+        twin.clock.now = self.clock.now
+        twin.bucket, twin.cubic, twin.clocker = (
+            _shallow(self.bucket),
+            _shallow(self.cubic),
+            _shallow(self.clocker),
+        )
+        twin.bucket._clock = twin.clocker._clock = twin.clock
         return twin
 
     def send_at(self, now: float) -> float:
@@ -78,3 +75,10 @@ class RateLimiter:
         else:
             new_rate = self.cubic.success_received(now)
         self.bucket.max_rate = min(new_rate, adaptive.ClientRateLimiter._MAX_RATE_ADJUST_SCALE * measured)
+
+
+def _shallow[T](thing: T) -> T:
+    """A new object of the class with the same attributes (copy.copy's result, at a fraction of its cost)."""
+    twin = object.__new__(type(thing))
+    twin.__dict__.update(thing.__dict__)
+    return twin
