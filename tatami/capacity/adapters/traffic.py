@@ -182,7 +182,8 @@ class _Replay:
         )
         hashed = key_hash(key, self.setting.seed)
         self.labels[name, hashed] = label(access.pk)
-        self.offered[name, hashed] += access.units * copies
+        cost = 1.0 if access.write else self.setting.limits.read_cost  # what it costs its partition
+        self.offered[name, hashed] += access.units * copies * cost
         write, read = (access.units, 0.0) if access.write else (0.0, access.units)
         return (
             space,

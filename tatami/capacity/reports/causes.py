@@ -138,32 +138,40 @@ def _hot(report: Report, facts: SpaceFacts, share: float, reads: bool, mine: lis
 def _hot_fixes(
     report: Report, facts: SpaceFacts, keys: tuple[str, ...], item: bool, reads: bool
 ) -> tuple[Fix, ...]:
-    """Spread the hottest key over enough keys for its units, or (reads) serve it elsewhere or cheaper."""
-    units = max(key_peak(report, facts, key) for key in keys)
-    if reads:
-        copies = shard_count(units, facts.partition_read_units)
-        cache = Fix(
-            "cache it (DAX serves eventually consistent reads; an application cache serves any)", "cache"
-        )
-        copy = Fix(
-            f"keep {copies} copies under their own keys and read one at random ({units:,.0f} read units/s)",
-            "copies",
-            copies,
-        )
-        return (cache, copy, *read_fixes(report, facts, units))
-    shards = shard_count(units, facts.partition_units)
-    where = "its index key" if facts.index else "it"
-    if item:
+    """Spread the hottest key's writes over enough keys for its units; serve its reads elsewhere or cheaper.
+
+    A key both written and read gets both kinds of fix, the ones for what dominates first.
+    """
+    write, read = max((key_peak(report, facts, key) for key in keys), key=sum)
+    both = write + read * facts.limits.read_cost
+    fixes = []
+    if write:
+        shards = shard_count(both, facts.partition_units)
+        where = "its index key" if facts.index else "it"
         text = (
-            f"shard the item: {shards} items with a random suffix, summed on read, as the counters do "
-            f"({units:,.0f} write units/s)"
+            f"shard the item: {shards} items with a random suffix, summed on read, as the counters do"
+            if item
+            else f"spread {where} over {shards} partition key values (more partition key values: a suffix)"
         )
-    else:
-        text = (
-            f"spread {where} over {shards} partition key values (more partition key values: a random or "
-            f"computed suffix; {units:,.0f} write units/s)"
-        )
-    return (Fix(text, "shards", shards), *write_size_fix(report, facts, units))
+        fixes += [
+            Fix(f"{text} ({write:,.0f} write units/s)", "shards", shards),
+            *write_size_fix(report, facts, write),
+        ]
+    if read:
+        copies = shard_count(both, facts.partition_units)
+        fixes_read = [
+            Fix(
+                "cache it (DAX serves eventually consistent reads; an application cache serves any)", "cache"
+            ),
+            Fix(
+                f"keep {copies} copies under their own keys, read one at random ({read:,.0f} read units/s)",
+                "copies",
+                copies,
+            ),
+            *read_fixes(report, facts, read),
+        ]
+        fixes = fixes_read + fixes if reads else fixes + fixes_read
+    return tuple(fixes)
 
 
 def _rolling(report: Report, facts: SpaceFacts, share: float, tops: list[KeyTop]) -> Diagnosis:

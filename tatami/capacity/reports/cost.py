@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from tatami.capacity.model.capacity import ON_DEMAND, Capacity
 from tatami.capacity.model.prices import HOURS_PER_MONTH, Prices
+from tatami.capacity.reports.verdict import dollars
 from tatami.capacity.workloads.demand import Demand
 
 __all__ = ["AUTO_SCALING_TARGET", "Cost", "configured_cost", "workload_cost"]
@@ -52,19 +53,14 @@ class Cost:
     @property
     def text(self) -> str:
         hour = HOURS_PER_MONTH
-        storage = f"; storage {_dollars(self.storage)}/month" if self.storage else ""
+        storage = f"; storage {dollars(self.storage)}/month" if self.storage else ""
         if self.configured is not None:
-            storage += f"; as configured here: {_dollars(self.configured)}/month"
+            storage += f"; as configured here: {dollars(self.configured)}/month"
         return (
-            f"on-demand {_dollars(self.on_demand / hour)}/h ({_dollars(self.on_demand)}/month); provisioned "
-            f"for the peak {_dollars(self.provisioned / hour)}/h ({_dollars(self.provisioned)}/month); auto "
-            f"scaling at {AUTO_SCALING_TARGET:.0%}: about {_dollars(self.autoscaled)}/month{storage}"
+            f"on-demand {dollars(self.on_demand / hour)}/h ({dollars(self.on_demand)}/month); provisioned "
+            f"for the peak {dollars(self.provisioned / hour)}/h ({dollars(self.provisioned)}/month); auto "
+            f"scaling at {AUTO_SCALING_TARGET:.0%}: about {dollars(self.autoscaled)}/month{storage}"
         )
-
-
-def _dollars(amount: float) -> str:
-    """Dollars to the cent under $100, to the dollar above (a month's bill is read in dollars)."""
-    return f"${amount:,.2f}" if amount < 100 else f"${amount:,.0f}"
 
 
 def configured_cost(

@@ -38,10 +38,12 @@ def peak(report: Report, facts: SpaceFacts) -> tuple[float, float]:
     return report.demand.peak(facts.name)
 
 
-def key_peak(report: Report, facts: SpaceFacts, key: str) -> float:
-    """A key's busiest second in units: its share of what the load offers the space, times its peak."""
+def key_peak(report: Report, facts: SpaceFacts, key: str) -> tuple[float, float]:
+    """A key's busiest second, in write and read units: its share of what the load costs the space's
+    partitions, times the space's peak (a key is assumed to take its share of both)."""
     write, read = peak(report, facts)
-    return facts.shares.get(key, 0.0) * (write + read)
+    share = facts.shares.get(key, 0.0)
+    return share * write, share * read
 
 
 def shard_count(units: float, limit: float) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-__all__ = ["Diagnosis", "Fix", "Seen", "Verdict", "percent"]
+__all__ = ["Diagnosis", "Fix", "Seen", "Verdict", "dollars", "percent"]
 
 
 def percent(share: float) -> str:
@@ -31,6 +31,15 @@ def percent(share: float) -> str:
     return f"{share:.1%}" if share < 0.1 else f"{share:.0%}"
 
 
+def dollars(amount: float) -> str:
+    """Dollars to the cent under $100, to the dollar from there (a month's bill is read in dollars).
+
+    >>> dollars(47.449), dollars(1898.0)
+    ('$47.45', '$1,898')
+    """
+    return f"${amount:,.2f}" if amount < 100 else f"${amount:,.0f}"
+
+
 @dataclass(frozen=True)
 class Fix:
     """One thing to change: in words, what to set and to what (computed from the load without its
@@ -42,7 +51,7 @@ class Fix:
     monthly: float | None = None
 
     def __str__(self) -> str:
-        cost = f" (about ${self.monthly:,.2f} a month)" if self.monthly is not None else ""
+        cost = f" (about {dollars(self.monthly)} a month)" if self.monthly is not None else ""
         return f"{self.text}{cost}"
 
 

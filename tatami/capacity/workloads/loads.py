@@ -99,7 +99,10 @@ def _index_writes(
     if len(gsi_keys) != len(sizes):
         raise ValueError(f"{len(gsi_keys)} index keys for {len(sizes)} items: give one per item")
     hashes = {key: key_hash(key, seed) for key in set(gsi_keys)}
-    return [((index, hashes[key], b"", units(size)),) for key, size in zip(gsi_keys, sizes, strict=True)]
+    return [  # each item is an item of its own in the index too (its row number orders it there)
+        ((index, hashes[key], row.to_bytes(8, "big"), units(size)),)
+        for row, (key, size) in enumerate(zip(gsi_keys, sizes, strict=True))
+    ]
 
 
 def _order(requests: list[Request], order: str, seed: int) -> None:

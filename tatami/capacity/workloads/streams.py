@@ -188,9 +188,10 @@ def _with_hot_key(
 def _gsi(
     index: KeySpace | None, number: int, mix: Mix, units: float, setting: Setting
 ) -> tuple[Request, ...]:
+    """A write's index write: its index key, and its own item there (the base key sorts it within)."""
     if index is None or not mix.gsi_keys:
         return ()
-    return ((index, _spread_hash("gsi", number % mix.gsi_keys, setting), b"", units),)
+    return ((index, _spread_hash("gsi", number % mix.gsi_keys, setting), number.to_bytes(8, "big"), units),)
 
 
 def _partners(table: KeySpace, hashes: list[int], number: int, mix: Mix, units: float) -> tuple[Request, ...]:
@@ -222,9 +223,9 @@ def _open_loop(
         per_second = stream.schedule.per_second(whole)
         demand.add_requests(stream.choices, per_second)
         each = sum(per_second) / len(stream.choices)
-        for request in stream.choices:
+        for request in stream.choices:  # what each key costs its partition (reads at a third of a unit)
             for part in (request, *request[6]):
-                units = part[3] + (part[4] if len(part) > 4 else 0.0)
+                units = part[3] + (part[4] if len(part) > 4 else 0.0) * setting.limits.read_cost
                 offered[part[0].name, part[1]] = offered.get((part[0].name, part[1]), 0.0) + each * units
     client = Arrivals.of(streams, seconds, setting.sdk(), setting.seed)
     items = round(sum(sum(stream.schedule.per_second(whole)) for stream in streams))
