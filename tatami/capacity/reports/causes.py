@@ -54,9 +54,11 @@ def partition_diagnoses(report: Report, facts: SpaceFacts, share: float, reads: 
     by_partition: dict[str, list[KeyTop]] = defaultdict(list)
     for entry in tops:
         by_partition[entry.partition].append(entry)
+    in_order = report.shape is not None and report.shape.ordered and not facts.secondary
     by_pattern: dict[str, list[KeyTop]] = defaultdict(list)
     for mine in by_partition.values():
-        by_pattern[_pattern(mine)] += mine
+        pattern = _pattern(mine)
+        by_pattern[ROLLING if in_order and pattern != HOT else pattern] += mine  # an ordered load's doing
     found, refused = [], sum(entry.top.own for entry in tops)
     for pattern, mine in by_pattern.items():
         mine.sort(key=lambda entry: entry.top.second)
@@ -64,7 +66,8 @@ def partition_diagnoses(report: Report, facts: SpaceFacts, share: float, reads: 
         if pattern == HOT:
             found.append(_hot(report, facts, part, reads, [entry for entry in mine if _dominant(entry)]))
         elif pattern == ROLLING:
-            found.append(_rolling(report, facts, part, [entry for entry in mine if _dominant(entry)]))
+            named = mine if in_order else [entry for entry in mine if _dominant(entry)]
+            found.append(_rolling(report, facts, part, named))
         elif pattern == COLLISION:
             pairs = [entry for entry in mine if _paired(entry)]
             found.append(_collision(report, facts, part, pairs, report.sharding))
@@ -187,8 +190,8 @@ def _rolling(report: Report, facts: SpaceFacts, share: float, tops: list[KeyTop]
     more = ", ..." if len(runs) > RUNS_NAMED else ""
     shape = report.shape
     order = (
-        f"the load is in key order (an item lands on the partition of the one before it {shape.locality:.0%} "
-        "more often than in a shuffled order)"
+        f"the load is in key order ({shape.same:.0%} of its items land on the partition of the item before "
+        f"them; shuffled, {shape.expected:.0%} would)"
         if shape is not None and shape.ordered
         else "the load sends one key at a time"
     )

@@ -96,18 +96,22 @@ def capacity_fixes(
 
 
 def growth_judgement(report: Report, facts: SpaceFacts) -> tuple[str, tuple[Fix, ...]]:
-    """On-demand: did the load break AWS's 30-minute doubling rule? A clause for the finding, and (broken)
-    the ramp that keeps the rule to the load's peak."""
-    warm = facts.setting.write_units
+    """On-demand: did the load break AWS's doubling rule (twice its peak, 30 minutes on)? A clause for the
+    finding, and (broken) the ramp that keeps the rule up to the load's peak."""
+    limits, warm = facts.limits, facts.setting.write_units
+    rule, factor = max(1, round(limits.on_demand_peak_seconds / 60)), limits.on_demand_peak_factor
     minutes = report.demand.minute_peaks(facts.name, warm / facts.setting.read_units)
-    broke = breach(minutes, warm)
+    broke = breach(minutes, warm, rule, factor)
     if broke is None:
-        return "; the load kept AWS's growth rule (never past twice its peak of 30 minutes before)", ()
+        return (
+            f"; the load kept AWS's growth rule (never past {factor:g}x its peak of {rule} minutes before)",
+            (),
+        )
     clause = (
-        f": the load asked {broke.asked:,.0f} units/s in minute {broke.minute}, past twice its peak of "
-        f"30 minutes before ({broke.allowed:,.0f}/s allowed: on-demand doubles its last peak, no faster)"
+        f": the load asked {broke.asked:,.0f} units/s in minute {broke.minute}, past {factor:g}x its peak of "
+        f"{rule} minutes before ({broke.allowed:,.0f}/s allowed: on-demand grows that fast, no faster)"
     )
-    steps = ramp(max(minutes), warm)
+    steps = ramp(max(minutes), warm, rule, factor)
     plan = ", ".join(f"{units:,.0f}/s from minute {minute}" for minute, units in steps)
     return clause, (Fix(f"ramp by the rule: {plan}", "ramp", steps[-1][1]),)
 

@@ -36,19 +36,23 @@ class Breach:
     peak_before: float  # the busiest minute that began at least 30 minutes before it
 
 
-def breach(minutes: list[float], warm: float, rule_minutes: int = RULE_MINUTES) -> Breach | None:
+def breach(
+    minutes: list[float], warm: float, rule_minutes: int = RULE_MINUTES, factor: float = 2.0
+) -> Breach | None:
     """The first minute of `minutes` (mean units a second) that grew faster than the rule allows."""
     peak_before = 0.0
     for minute, asked in enumerate(minutes):
         if minute >= rule_minutes:
             peak_before = max(peak_before, minutes[minute - rule_minutes])
-        allowed = max(warm, 2 * peak_before)
+        allowed = max(warm, factor * peak_before)
         if asked > allowed * SLACK:
             return Breach(minute, asked, allowed, peak_before)
     return None
 
 
-def ramp(target: float, warm: float, rule_minutes: int = RULE_MINUTES) -> list[tuple[int, float]]:
+def ramp(
+    target: float, warm: float, rule_minutes: int = RULE_MINUTES, factor: float = 2.0
+) -> list[tuple[int, float]]:
     """Steps (minute, units a second) that reach `target` by the rule from a table warm to `warm`.
 
     >>> ramp(16000.0, warm=4000.0)
@@ -56,6 +60,6 @@ def ramp(target: float, warm: float, rule_minutes: int = RULE_MINUTES) -> list[t
     """
     if target <= warm:
         return [(0, target)]
-    doublings = math.ceil(math.log2(target / warm) - 1e-9)
-    steps = [(rule_minutes * n, warm * 2**n) for n in range(doublings)]
+    doublings = math.ceil(math.log(target / warm, factor) - 1e-9)
+    steps = [(rule_minutes * n, warm * factor**n) for n in range(doublings)]
     return [*steps, (rule_minutes * doublings, target)]

@@ -35,6 +35,8 @@ class LoadShape:
     locality: float
     pace: float  # items a second the loader sends when nothing throttles (its threads' round trips)
     units: float  # mean write units an item costs
+    same: float = 0.0  # items landing on the partition of the item before them
+    expected: float = 0.0  # ... as many as a shuffled order would put there
 
     @property
     def ordered(self) -> bool:
@@ -75,4 +77,4 @@ def load_shape(
     pairs = range(0, len(parts) - 1, step)
     same = sum(1 for index in pairs if parts[index] == parts[index + 1]) / max(1, len(pairs))
     locality = (same - expected) / (1 - expected) if expected < 1 else 0.0
-    return LoadShape(partitions, shares, round(locality, 3), pace, mean)
+    return LoadShape(partitions, shares, round(locality, 3), pace, mean, same, expected)

@@ -16,7 +16,7 @@ from tatami.capacity.model.items import read_units, write_units
 from tatami.capacity.model.keys import key_hash
 from tatami.capacity.model.space import KeySpace
 from tatami.capacity.workloads.arrivals import Arrivals
-from tatami.capacity.workloads.callers import Stream
+from tatami.capacity.workloads.callers import TICK, Stream
 from tatami.capacity.workloads.demand import Demand
 from tatami.capacity.workloads.schedule import Schedule
 from tatami.capacity.workloads.setting import TABLE, Setting, Sharding, Workload
@@ -130,8 +130,11 @@ class Mix:
         self.hot_share, self.gsi_keys, self.prefix = hot_share, gsi_keys, prefix
 
 
-def mix_workload(name: str, mix: Mix, seconds: float, setting: Setting) -> Workload:
-    """The mix's streams on one table (and its index), each request on a random key (or the hot one)."""
+def mix_workload(name: str, mix: Mix, seconds: float, setting: Setting, tick: float = TICK) -> Workload:
+    """The mix's streams on one table (and its index), each request on a random key (or the hot one).
+
+    `tick`: seconds between groups of arrivals (and retries): longer runs cheaper, coarser.
+    """
     table = setting.space(TABLE)
     index = setting.space(GSI, index=True) if mix.gsi_keys and mix.writes else None
     keys = [f"{mix.prefix}-{number}" for number in range(mix.keys)]
@@ -162,7 +165,7 @@ def mix_workload(name: str, mix: Mix, seconds: float, setting: Setting) -> Workl
         if schedule is not None:
             streams += _with_hot_key(label, schedule, build, mix, transactional)
     spaces = [table] + ([index] if index else [])
-    workload = _open_loop(name, spaces, streams, seconds, setting, dict(zip(hashes, keys, strict=True)))
+    workload = _open_loop(name, spaces, streams, seconds, setting, dict(zip(hashes, keys, strict=True)), tick)
     if index is not None and mix.gsi_keys:
         workload.labels.update(
             {(GSI, _spread_hash("gsi", n, setting)): f"gsi-{n}" for n in range(mix.gsi_keys)}
@@ -215,6 +218,7 @@ def _open_loop(
     seconds: float,
     setting: Setting,
     labels: dict[int, str],
+    tick: float = TICK,
 ) -> Workload:
     """The workload of `streams` for `seconds`: its client, its demand and the units offered per key."""
     demand, offered = Demand(), dict[tuple[str, int], float]()
@@ -227,7 +231,7 @@ def _open_loop(
             for part in (request, *request[6]):
                 units = part[3] + (part[4] if len(part) > 4 else 0.0) * setting.limits.read_cost
                 offered[part[0].name, part[1]] = offered.get((part[0].name, part[1]), 0.0) + each * units
-    client = Arrivals.of(streams, seconds, setting.sdk(), setting.seed)
+    client = Arrivals.of(streams, seconds, setting.sdk(), setting.seed, tick)
     items = round(sum(sum(stream.schedule.per_second(whole)) for stream in streams))
     named = {(TABLE, hashed): key for hashed, key in labels.items()}
     return Workload(name, spaces, client, named, offered, items, demand=demand)
