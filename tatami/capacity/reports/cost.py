@@ -45,6 +45,7 @@ class Cost:
     autoscaled: float
     storage: float = 0.0
     configured: float | None = None  # the run's own setting, when a table or index of it is provisioned
+    once: float | None = None  # a bulk load: what loading it costs on-demand, once
 
     @property
     def cheaper(self) -> str:
@@ -56,6 +57,8 @@ class Cost:
         storage = f"; storage {dollars(self.storage)}/month" if self.storage else ""
         if self.configured is not None:
             storage += f"; as configured here: {dollars(self.configured)}/month"
+        if self.once is not None:
+            storage = f"; the load itself, on-demand: {dollars(self.once)} once{storage}"
         return (
             f"on-demand {dollars(self.on_demand / hour)}/h ({dollars(self.on_demand)}/month); provisioned "
             f"for the peak {dollars(self.provisioned / hour)}/h ({dollars(self.provisioned)}/month); auto "

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from tatami.capacity.model.choices import CORNERS
 from tatami.capacity.reports.report import Report
-from tatami.capacity.reports.run import simulate
+from tatami.capacity.reports.run import no_cycle_collection, simulate
 from tatami.capacity.reports.verdict import Verdict, percent
 from tatami.capacity.workloads.builders import Setting, Workload
 
@@ -144,7 +144,9 @@ def sweep(
     runs = []
     for corner, seed in plan:
         chosen = dataclasses.replace(setting, seed=seed, choices=CORNERS[corner])
-        runs.append((corner, seed, simulate(build(chosen), max_seconds, scale)))
+        with no_cycle_collection():  # building a large workload makes millions of objects too
+            workload = build(chosen)
+        runs.append((corner, seed, simulate(workload, max_seconds, scale)))
     return Ranges(runs)
 
 

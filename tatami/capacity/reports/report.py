@@ -10,6 +10,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from tatami.capacity.model.engine import Simulation
+from tatami.capacity.model.prices import HOURS_PER_MONTH
 from tatami.capacity.model.space import ACC_REQ, ACC_W, COLUMNS, THR_REQ, KeySpace, Split
 from tatami.capacity.reports.cost import Cost, configured_cost, workload_cost
 from tatami.capacity.reports.facts import KeyTop, PartitionLine, SpaceFacts, partition_lines, space_facts
@@ -84,10 +85,12 @@ class Report:
     @property
     def cost(self) -> Cost:
         """What the workload would cost a month sustained, in both modes (a bulk load: its storage too)."""
-        stored = self.items * self.item_bytes if self.shape is not None else 0.0
+        load = self.shape is not None
+        stored = self.items * self.item_bytes if load else 0.0
         settings = {name: facts.setting for name, facts in self.spaces.items()}
         cost = workload_cost(self.demand, stored)
-        return dataclasses.replace(cost, configured=configured_cost(self.demand, settings))
+        once = cost.on_demand / (HOURS_PER_MONTH * 3600) * self.demand.seconds if load else None
+        return dataclasses.replace(cost, configured=configured_cost(self.demand, settings), once=once)
 
     @property
     def failed_share(self) -> float:

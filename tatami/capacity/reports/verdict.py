@@ -136,7 +136,11 @@ class Verdict:
         share = f"{percent(throttled / attempts)} of attempts throttled ({throttled:,.0f})"
         seen = "; ".join(entry.text for entry in self.seen)
         seen = f"the application saw: {seen}; " if seen else ""
-        errors = f"; the application saw {self.errors:,} errors" if self.errors and not self.seen else ""
+        errors = (
+            f"; the SDK gave up on {self.errors:,} calls (sent again)"
+            if self.errors and not self.seen
+            else ""
+        )
         return f"{prefix}throttles: {causes}; {seen}{share}{errors}; {pace}"
 
     def __str__(self) -> str:

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import functools
 import random
-from collections import defaultdict
-from collections.abc import Callable, Sequence
+import statistics
+from collections import Counter
+from collections.abc import Sequence
+from operator import itemgetter
 
 from tatami.capacity.model.engine import Request
 from tatami.capacity.model.items import write_units
@@ -56,52 +58,71 @@ def keys_workload(
     if order not in ORDERS:
         raise ValueError(f"order {order!r} must be one of {', '.join(ORDERS)}")
     table, encoded = setting.space(TABLE), EncodedKeys.of(keys)
-    index = setting.space(GSI, index=True) if gsi_keys is not None else None
-    sizes = [item_bytes] * len(encoded) if isinstance(item_bytes, int) else list(item_bytes)
-    units = functools.cache(lambda size: float(write_units(size, setting.limits)))
-    hashes = {pk: key_hash(pk, setting.seed) for pk in {pk for pk, _ in encoded}}
-    indexed = _index_writes(index, gsi_keys, sizes, units, setting.seed)
-    requests = [
-        (table, hashes[pk], sk, units(size), 0.0, size, gsi)
-        for (pk, sk), size, gsi in zip(encoded, sizes, indexed, strict=True)
-    ]
-    offered: defaultdict[tuple[str, int], float] = defaultdict(float)
-    for request in requests:
-        offered[TABLE, request[1]] += request[3]
-        for space, hashed, _, cost in request[6]:
-            offered[space.name, hashed] += cost
-    _order(requests, order, setting.seed)
+    hashes = {pk: key_hash(pk, setting.seed) for pk in set(map(itemgetter(0), encoded))}
+    requests, units = _requests(table, encoded, hashes, item_bytes, setting)
+    offered = _offered(TABLE, requests, units)
     labels = {(TABLE, hashed): pk for pk, hashed in hashes.items()}
+    index = setting.space(GSI, index=True) if gsi_keys is not None else None
     if index is not None and gsi_keys is not None:
+        requests = _with_index(requests, index, gsi_keys, setting.seed)
+        offered.update(_offered(GSI, [write for request in requests for write in request[6]], units))
         labels.update({(GSI, key_hash(key, setting.seed)): key for key in set(gsi_keys)})
+    _order(requests, order, setting.seed)
     sdk = setting.sdk()
     loader = BatchLoader(requests, sdk, writers, app)
     pace = writers * BATCH / sdk.latency
-    workload = Workload(
-        name, [table] + ([index] if index else []), loader, labels, dict(offered), len(requests)
-    )
-    workload.demand = _demand(requests, pace, index)
-    workload.shape = _shape(table, requests, pace)
-    workload.item_bytes = sum(sizes) / max(1, len(sizes))
+    workload = Workload(name, [table] + ([index] if index else []), loader, labels, offered, len(requests))
+    workload.demand = _demand(len(requests), units, pace, index)
+    workload.shape = _shape(table, requests, units, pace)
+    workload.item_bytes = float(item_bytes) if isinstance(item_bytes, int) else statistics.fmean(item_bytes)
     return workload
 
 
-def _index_writes(
-    index: KeySpace | None,
-    gsi_keys: Sequence[str] | None,
-    sizes: list[int],
-    units: Callable[[int], float],
-    seed: int,
-) -> list[tuple[Request, ...]]:
-    """Each item's index write (none without an index): the index key's hash, the item's write units."""
-    if index is None or gsi_keys is None:
-        return [()] * len(sizes)
-    if len(gsi_keys) != len(sizes):
-        raise ValueError(f"{len(gsi_keys)} index keys for {len(sizes)} items: give one per item")
+def _requests(
+    table: KeySpace,
+    encoded: EncodedKeys,
+    hashes: dict[str, int],
+    item_bytes: int | Sequence[int],
+    setting: Setting,
+) -> tuple[list[Request], float | list[float]]:
+    """One write per key, and its units (one figure when every item has one size: the common, fast case)."""
+    if isinstance(item_bytes, int):
+        cost = float(write_units(item_bytes, setting.limits))
+        return [(table, hashes[pk], sk, cost, 0.0, item_bytes, ()) for pk, sk in encoded], cost
+    if len(item_bytes) != len(encoded):
+        raise ValueError(f"{len(item_bytes)} item sizes for {len(encoded)} keys: give one per key")
+    units = functools.cache(lambda size: float(write_units(size, setting.limits)))
+    costs = [units(size) for size in item_bytes]
+    return [
+        (table, hashes[pk], sk, cost, 0.0, size, ())
+        for (pk, sk), size, cost in zip(encoded, item_bytes, costs, strict=True)
+    ], costs
+
+
+def _offered(
+    space: str, writes: Sequence[Request], units: float | list[float]
+) -> dict[tuple[str, int], float]:
+    """Write units offered per key of `space` (a write's key hash is its second field)."""
+    if isinstance(units, float):
+        return {
+            (space, hashed): count * units for hashed, count in Counter(map(itemgetter(1), writes)).items()
+        }
+    offered: dict[tuple[str, int], float] = {}
+    for write, cost in zip(writes, units, strict=True):
+        offered[space, write[1]] = offered.get((space, write[1]), 0.0) + cost
+    return offered
+
+
+def _with_index(
+    requests: list[Request], index: KeySpace, gsi_keys: Sequence[str], seed: int
+) -> list[Request]:
+    """Each write with its index write: the index key's hash, the item (its row orders it), its units."""
+    if len(gsi_keys) != len(requests):
+        raise ValueError(f"{len(gsi_keys)} index keys for {len(requests)} items: give one per item")
     hashes = {key: key_hash(key, seed) for key in set(gsi_keys)}
-    return [  # each item is an item of its own in the index too (its row number orders it there)
-        ((index, hashes[key], row.to_bytes(8, "big"), units(size)),)
-        for row, (key, size) in enumerate(zip(gsi_keys, sizes, strict=True))
+    return [
+        (*request[:6], ((index, hashes[key], row.to_bytes(8, "big"), request[3]),))
+        for row, (request, key) in enumerate(zip(requests, gsi_keys, strict=True))
     ]
 
 
@@ -112,25 +133,21 @@ def _order(requests: list[Request], order: str, seed: int) -> None:
         requests.sort(key=lambda request: (request[1], request[2]))
 
 
-def _demand(requests: list[Request], pace: float, index: KeySpace | None) -> Demand:
+def _demand(items: int, units: float | list[float], pace: float, index: KeySpace | None) -> Demand:
     """A loader's demand: its pace (its threads' calls back to back) until every item is sent."""
-    full, rest = divmod(len(requests), pace)
+    full, rest = divmod(items, pace)
     per_second = [pace] * int(full) + ([rest] if rest else [])
-    demand, count = Demand(), max(1, len(requests))
-    demand.add(TABLE, per_second, sum(request[3] for request in requests) / count, 0.0)
-    if index is not None:
-        index_units = sum(write[3] for request in requests for write in request[6])
-        demand.add(index.name, per_second, index_units / count, 0.0)
+    mean = units if isinstance(units, float) else statistics.fmean(units or [0.0])
+    demand = Demand()
+    for space in [TABLE] + ([index.name] if index is not None else []):  # an index write: the item's units
+        demand.add(space, per_second, mean, 0.0)
     return demand
 
 
-def _shape(table: KeySpace, requests: list[Request], pace: float) -> LoadShape:
+def _shape(table: KeySpace, requests: list[Request], units: float | list[float], pace: float) -> LoadShape:
     """Where each item lands among the table's starting partitions, in the order it is sent."""
     numbers = {part.pid: number for number, part in enumerate(table.partitions)}
-    part_of = {
-        hashed: numbers[table.locate(hashed, b"").pid] for hashed in {request[1] for request in requests}
-    }
-    parts = [part_of[request[1]] for request in requests]
-    costs = [float(request[3]) for request in requests]
-    unit: float | list[float] = costs[0] if costs and costs.count(costs[0]) == len(costs) else costs
-    return load_shape(parts, unit, len(table.partitions), pace)
+    hashes = list(map(itemgetter(1), requests))
+    part_of = {hashed: numbers[table.locate(hashed, b"").pid] for hashed in set(hashes)}
+    costs = units if isinstance(units, float) else [float(request[3]) for request in requests]
+    return load_shape(list(map(part_of.__getitem__, hashes)), costs, len(table.partitions), pace)
