@@ -13,13 +13,10 @@ The workload, and nothing of the model, comes from the seed:
 - its shape: the seed's file is not public, so the ranges per /8 of a public IPv4 range file
   (data/ipv4_ranges_per_8.csv) scaled to that size, with each /8's ranges in address order;
 - the loader: "a single-threaded Python script with a simple loop" (January 2023), so one thread
-  with boto3's batch_writer and the SDK's retry mode of the time, legacy (botocore made standard
-  its default only in 2025: boto/botocore#3513); each call taking 2 to 4 ms (the seed's reads
-  averaged under 2 ms; at more than 4.2 ms a call of 25 items its fourth load could not have fit
-  in a minute). The figures say so too: legacy's throttled batch sleeps 50 ms and tries again at
-  once, so a single thread keeps its partition busy; standard's sleeps a random share of a second
-  (DynamoDB's throttling backoff), idle most of it, and loads 2 and 3 then come out a quarter
-  slower than the seed measured (`ranges(..., mode=STANDARD)`; docs/capacity.md shows both);
+  with boto3's batch_writer and its retry mode of the time, legacy (standard became botocore's
+  default in 2025, boto/botocore#3513: with it loads 1-3 come out a quarter slow, `ranges(...,
+  mode=STANDARD)`); each call taking 2 to 4 ms (the seed's reads averaged under 2 ms; at more than
+  4.2 ms a call of 25 items its fourth load could not have fit in a minute);
 - the measurement: per-minute points, read as the mean of the minutes the load fully covered,
   averaged over the second of the minute it started at (`measure.expected_reading`; the seed
   does not say); beside it the plain throughput (items over the time the load took).

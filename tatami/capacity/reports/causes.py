@@ -5,9 +5,8 @@ key order at any speed, rows grouped by key, a Scan export reloaded as it came) 
 partition whatever each second looks like, when shuffling would make it faster: fixed by shuffling,
 with the rate a shuffled order reaches. Otherwise `SpaceFacts.tops` are read: the seconds in which
 a partition refused requests of its own (or ran near its limit), with the key it served most and
-the runner-up. A key is that second's cause when it served at least `DOMINANT` of it, or `AHEAD`
-times what the runner-up served (a hot key among small ones); two keys of comparable shares that
-together served `TOGETHER` of it collide.
+the runner-up. A key is that second's cause when it dominates it (`hot.dominant`: a hot key among
+small ones); two keys of comparable shares that together served `TOGETHER` of it collide.
 """
 
 from __future__ import annotations
@@ -16,24 +15,14 @@ from collections import Counter, defaultdict
 
 from tatami.capacity.model.placement import expected_rate
 from tatami.capacity.reports.facts import KeyTop, SpaceFacts
-from tatami.capacity.reports.fixes import (
-    capacity_fixes,
-    growth_judgement,
-    key_peak,
-    read_fixes,
-    shard_count,
-    shuffle_fix,
-    warm_target,
-    write_size_fix,
-)
+from tatami.capacity.reports.fixes import capacity_fixes, growth_judgement, shuffle_fix, warm_target
+from tatami.capacity.reports.hot import dominant, hot
 from tatami.capacity.reports.report import Report
 from tatami.capacity.reports.verdict import Diagnosis, Fix
 from tatami.capacity.workloads.setting import Sharding
 
-__all__ = ["DOMINANT", "partition_diagnoses", "unthrottled_warnings"]
+__all__ = ["partition_diagnoses"]
 
-DOMINANT = 0.8  # a key serving this share of a partition's second is that second's cause
-AHEAD = 3.0  # ... or this many times the runner-up's share
 TOGETHER = 0.5  # two keys serving this share together (neither dominant) share the partition
 HOT, ROLLING, COLLISION, BUSY = "hot", "rolling", "collision", "busy"
 EVERYWHERE = 0.75  # partitions throttling in the same second, of the table's: the table is the limit
@@ -64,9 +53,9 @@ def partition_diagnoses(report: Report, facts: SpaceFacts, share: float, reads: 
         mine.sort(key=lambda entry: entry.top.second)
         part = share * sum(entry.top.own for entry in mine) / refused
         if pattern == HOT:
-            found.append(_hot(report, facts, part, reads, [entry for entry in mine if _dominant(entry)]))
+            found.append(hot(report, facts, part, reads, [entry for entry in mine if dominant(entry)]))
         elif pattern == ROLLING:
-            named = mine if in_order else [entry for entry in mine if _dominant(entry)]
+            named = mine if in_order else [entry for entry in mine if dominant(entry)]
             found.append(_rolling(report, facts, part, named))
         elif pattern == COLLISION:
             pairs = [entry for entry in mine if _paired(entry)]
@@ -87,7 +76,7 @@ def _ordered(report: Report, facts: SpaceFacts) -> bool:
 
 def _pattern(tops: list[KeyTop]) -> str:
     """One partition's throttled seconds: one key (hot), one key at a time (rolling), a few, or many."""
-    dominated = [entry for entry in tops if _dominant(entry)]
+    dominated = [entry for entry in tops if dominant(entry)]
     if 2 * len(dominated) >= len(tops):
         counts = Counter(entry.key for entry in dominated)
         seconds = counts.most_common(1)[0][1]
@@ -96,85 +85,8 @@ def _pattern(tops: list[KeyTop]) -> str:
     return COLLISION if 2 * len(pairs) >= len(tops) else BUSY
 
 
-def unthrottled_warnings(report: Report, facts: SpaceFacts, reads: bool) -> list[Diagnosis]:
-    """No throttling, but one key or item ran its partition near the limit: it throttles past that."""
-    near = [entry for entry in facts.tops if not entry.top.throttled and _dominant(entry)]
-    if not near:
-        return []
-    key, _ = Counter(entry.key for entry in near).most_common(1)[0]
-    mine = [entry for entry in near if entry.key == key]
-    limit = facts.partition_units
-    peak = max(entry.top.used for entry in mine) / limit
-    item = sum(entry.top.one_item for entry in mine) * 2 >= len(mine)
-    scale = facts.partition_read_units if reads else limit
-    units = f"{peak * scale:,.0f} of {scale:,.0f} {'read' if reads else 'write'}"
-    finding = (
-        f"{'hot item' if item else 'hot key'} {key} runs its partition at up to {peak:.0%} of its limit "
-        f"({units} units a second){' and an item never splits' if item else ''}: a little more throttles"
-    )
-    fixes = _hot_fixes(report, facts, (key,), item, reads)
-    return [Diagnosis("hot item" if item else "hot key", facts.name, 1.0, (key,), finding, fixes)]
-
-
-def _dominant(entry: KeyTop) -> bool:
-    top = entry.top
-    return top.share >= DOMINANT or top.share >= AHEAD * top.runner_up_share
-
-
 def _paired(entry: KeyTop) -> bool:
     return entry.top.runner_up >= 0 and entry.top.share + entry.top.runner_up_share >= TOGETHER
-
-
-def _hot(report: Report, facts: SpaceFacts, share: float, reads: bool, mine: list[KeyTop]) -> Diagnosis:
-    keys = tuple(key for key, _ in Counter(entry.key for entry in mine).most_common())
-    item = sum(entry.top.one_item for entry in mine) * 2 >= len(mine)
-    what = "hot item" if item else "hot key"
-    each = "each alone takes its partition" if len(keys) > 1 else "alone takes its partition"
-    named = ", ".join(keys[:4]) + (", ..." if len(keys) > 4 else "")
-    finding = (
-        f"{what}{'s' if len(keys) > 1 else ''} {named} {each} in {len(mine):,} throttled seconds "
-        f"({'one item, which never splits' if item else 'one partition key over a partition limit'})"
-    )
-    return Diagnosis(what, facts.name, share, keys, finding, _hot_fixes(report, facts, keys, item, reads))
-
-
-def _hot_fixes(
-    report: Report, facts: SpaceFacts, keys: tuple[str, ...], item: bool, reads: bool
-) -> tuple[Fix, ...]:
-    """Spread the hottest key's writes over enough keys for its units; serve its reads elsewhere or cheaper.
-
-    A key both written and read gets both kinds of fix, the ones for what dominates first.
-    """
-    write, read = max((key_peak(report, facts, key) for key in keys), key=sum)
-    both = write + read * facts.limits.read_cost
-    fixes = []
-    if write:
-        shards = shard_count(both, facts.partition_units)
-        where = "its index key" if facts.index else "it"
-        text = (
-            f"shard the item: {shards} items with a random suffix, summed on read, as the counters do"
-            if item
-            else f"spread {where} over {shards} partition key values (more partition key values: a suffix)"
-        )
-        fixes += [
-            Fix(f"{text} ({write:,.0f} write units/s)", "shards", shards),
-            *write_size_fix(report, facts, write),
-        ]
-    if read:
-        copies = shard_count(both, facts.partition_units)
-        fixes_read = [
-            Fix(
-                "cache it (DAX serves eventually consistent reads; an application cache serves any)", "cache"
-            ),
-            Fix(
-                f"keep {copies} copies under their own keys, read one at random ({read:,.0f} read units/s)",
-                "copies",
-                copies,
-            ),
-            *read_fixes(report, facts, read),
-        ]
-        fixes = fixes_read + fixes if reads else fixes + fixes_read
-    return tuple(fixes)
 
 
 def _rolling(report: Report, facts: SpaceFacts, share: float, tops: list[KeyTop]) -> Diagnosis:

@@ -37,9 +37,10 @@ from tatami.capacity.model.space import (
     THR_TABLE,
     THR_W,
 )
-from tatami.capacity.reports.causes import partition_diagnoses, unthrottled_warnings
+from tatami.capacity.reports.causes import partition_diagnoses
 from tatami.capacity.reports.facts import SpaceFacts
 from tatami.capacity.reports.fixes import capacity_fixes, growth_judgement, peak
+from tatami.capacity.reports.hot import unthrottled_warnings
 from tatami.capacity.reports.report import Report
 from tatami.capacity.reports.seen import seen
 from tatami.capacity.reports.verdict import Diagnosis, Fix, Verdict, percent

@@ -76,12 +76,13 @@ class Ranges:
 
     def describe(self) -> str:
         """The figures as ranges, what the runs were, and how many runs name each diagnosis."""
+        errors = self.span(lambda r: r.stats.errors)
         lines = [f"over {len(self.runs)} runs ({self.assumptions()}):"]
         lines += [
             f"  {'throughput':20} {self.span(lambda r: r.throughput).format(unit='/s')}",
             f"  {'time':20} {self.span(lambda r: r.duration).format(',.1f', ' s')}",
             f"  {'attempts throttled':20} {self._share()}",
-            f"  {'SDK gave up':20} {self.span(lambda r: r.stats.errors)} calls",
+            f"  {'errors returned':20} {errors} (the SDK gave up, or did not retry)",
             *self._seen(),
             f"  {'partitions at end':20} {self.span(lambda r: _partitions(r))}",
             f"  {'heat splits':20} {self.span(lambda r: _heat_splits(r))}",

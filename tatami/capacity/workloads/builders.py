@@ -11,9 +11,10 @@ recorded.
 from __future__ import annotations
 
 from tatami.capacity.workloads.loads import EXPORT, FILE_ORDER, ORDERS, SHUFFLED, EncodedKeys, keys_workload
+from tatami.capacity.workloads.mix import Mix, mix_workload, reads_workload
 from tatami.capacity.workloads.schedule import Schedule
 from tatami.capacity.workloads.setting import TABLE, Key, Setting, Sharding, Workload
-from tatami.capacity.workloads.streams import IDEMPOTENCY, Mix, counter_workload, mix_workload, reads_workload
+from tatami.capacity.workloads.streams import IDEMPOTENCY, counter_workload
 
 __all__ = [
     "EXPORT",

@@ -57,7 +57,7 @@ class CallStats:
     calls: int = 0
     throttled_calls: int = 0  # calls answered with a throttling error (retried or not)
     retries: int = 0  # calls the SDK sent again
-    errors: int = 0  # throttling errors the SDK gave up on (the application saw them)
+    errors: int = 0  # throttling errors returned: the SDK gave up, or would not retry (a transaction)
     gave_up: int = 0  # requests abandoned (open loop: attempts exhausted; loader: past AppRetry.attempts)
     failed: int = 0  # writes refused for good (an item collection at its size limit)
     finished: float = 0.0

@@ -12,7 +12,8 @@ client shares (attempts, the backoff's ceilings, its random factor) come from th
 `SdkClient`.
 
 An environment gets one when it is first throttled: until then its client has a full quota and a
-limiter botocore has not switched on, which the model serves in bulk (`callers`).
+limiter botocore has not switched on, which the model serves in bulk (`bulk_callers`). Throttled
+together, environments form a `Cohort`: many environments in one client state (`callers`).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from botocore.retries import quota, standard
 from tatami.capacity.workloads.rate_limiter import RateLimiter, SimClock
 from tatami.capacity.workloads.sdk import ADAPTIVE, LEGACY, SdkClient
 
-__all__ = ["EnvClient"]
+__all__ = ["Cohort", "EnvClient", "take"]
 
 THROTTLING_RETRY_COST = standard.RetryQuotaChecker._THROTTLING_RETRY_COST  # botocore: 5 a throttled retry
 NO_RETRY_INCREMENT = standard.RetryQuotaChecker._NO_RETRY_INCREMENT  # 1 back for a call that needed none
@@ -109,3 +110,32 @@ class EnvClient:
     def pristine(self) -> bool:
         """Its state is a never-throttled client's again: a full quota and no limiter switched on."""
         return self._limiter is None and self._quota >= QUOTA
+
+
+class Cohort:
+    """`count` environments whose clients are in the state `env`, on requests made at `t0` (their mean)."""
+
+    __slots__ = ("context", "count", "env", "idle_key", "t0")
+
+    def __init__(self, count: int, env: EnvClient, t0: float, context: dict[str, Any] | None = None) -> None:
+        self.count, self.env, self.t0, self.context = count, env, t0, context or {}
+        self.idle_key: int | None = None  # its key when it went idle (merging moves its state)
+
+    def part(self, count: int) -> Cohort:
+        """`count` of them, in a state of their own from now on."""
+        self.count -= count
+        return Cohort(count, self.env.copy(), self.t0, dict(self.context))
+
+    def absorb(self, other: Cohort) -> None:
+        self.take_in(other, other.count)
+
+    def take_in(self, other: Cohort, count: int) -> None:
+        """Stand also for `count` environments in `other`'s state (which keeps standing for its own)."""
+        self.env.absorb(other.env, self.count, count)
+        self.t0 = (self.t0 * self.count + other.t0 * count) / (self.count + count)
+        self.count += count
+
+
+def take(cohort: Cohort, count: int) -> Cohort:
+    """`count` of the cohort's environments: all of it, or a part parted off (the rest stays in `cohort`)."""
+    return cohort if count == cohort.count else cohort.part(count)

@@ -178,13 +178,6 @@ class SdkClient:
             return None
         return float(self._backoff.delay_amount(retry))
 
-    def own_client_delay(self, attempt: int) -> float | None:
-        """The sleep of a caller with its own client (a Lambda function's): no shared quota, no limiter."""
-        if attempt > len(self._ceilings):
-            return None
-        ceiling = self._ceilings[attempt - 1]
-        return ceiling if self._legacy is not None else self._rng.random() * ceiling
-
     def _legacy_delay(self, attempt: int, context: dict[str, Any] | None = None) -> float | None:
         assert self._legacy is not None
         response = (THROTTLED_RESPONSE, THROTTLED)
