@@ -65,35 +65,36 @@ def hot_fixes(
 ) -> tuple[Fix, ...]:
     """Spread the hottest key's writes over enough keys for its units; serve its reads elsewhere or cheaper.
 
-    A key both written and read gets both kinds of fix, the ones for what dominates first.
+    A key both written and read gets both kinds of fix, the ones for what dominates first. Its keys
+    needed count what it costs its partition, reads and writes together.
     """
     write, read = max((key_peak(report, facts, key) for key in keys), key=sum)
-    both = write + read * facts.limits.read_cost
-    fixes = []
-    if write:
-        shards = shard_count(both, facts.partition_units)
-        where = "its index key" if facts.index else "it"
-        text = (
-            f"shard the item: {shards} items with a random suffix, summed on read, as the counters do"
-            if item
-            else f"spread {where} over {shards} partition key values (more partition key values: a suffix)"
-        )
-        fixes += [
-            Fix(f"{text} ({write:,.0f} write units/s)", "shards", shards),
-            *write_size_fix(report, facts, write),
-        ]
-    if read:
-        copies = shard_count(both, facts.partition_units)
-        fixes_read = [
-            Fix(
-                "cache it (DAX serves eventually consistent reads; an application cache serves any)", "cache"
-            ),
-            Fix(
-                f"keep {copies} copies under their own keys, read one at random ({read:,.0f} read units/s)",
-                "copies",
-                copies,
-            ),
-            *read_fixes(report, facts, read),
-        ]
-        fixes = fixes_read + fixes if reads else fixes + fixes_read
-    return tuple(fixes)
+    needed = shard_count(write + read * facts.limits.read_cost, facts.partition_units)
+    written = _write_fixes(report, facts, write, needed, item) if write else []
+    read_ones = _read_fixes(report, facts, read, needed) if read else []
+    return tuple(read_ones + written if reads else written + read_ones)
+
+
+def _write_fixes(report: Report, facts: SpaceFacts, write: float, needed: int, item: bool) -> list[Fix]:
+    where = "its index key" if facts.index else "it"
+    text = (
+        f"shard the item: {needed} items with a random suffix, summed on read, as the counters do"
+        if item
+        else f"spread {where} over {needed} partition key values (more partition key values: a suffix)"
+    )
+    return [
+        Fix(f"{text} ({write:,.0f} write units/s)", "shards", needed),
+        *write_size_fix(report, facts, write),
+    ]
+
+
+def _read_fixes(report: Report, facts: SpaceFacts, read: float, copies: int) -> list[Fix]:
+    return [
+        Fix("cache it (DAX serves eventually consistent reads; an application cache serves any)", "cache"),
+        Fix(
+            f"keep {copies} copies under their own keys, read one at random ({read:,.0f} read units/s)",
+            "copies",
+            copies,
+        ),
+        *read_fixes(report, facts, read),
+    ]

@@ -84,31 +84,7 @@ def mix_workload(name: str, mix: Mix, seconds: float, setting: Setting, tick: fl
     index = setting.space(GSI, index=True) if mix.gsi_keys and mix.writes else None
     keys = [f"{mix.prefix}-{number}" for number in range(mix.keys)]
     hashes = [key_hash(key, setting.seed) for key in keys]
-    size, limits = mix.item_bytes, setting.limits
-    put = float(write_units(size, limits))
-
-    def writes(numbers: Sequence[int]) -> list[Request]:
-        return [(table, hashes[n], b"", put, 0.0, size, _gsi(index, n, mix, put, setting)) for n in numbers]
-
-    def reads(numbers: Sequence[int]) -> list[Request]:
-        units = read_units(size, mix.consistent, limits)
-        return [(table, hashes[n], b"", 0.0, units, 0, ()) for n in numbers]
-
-    def transactions(numbers: Sequence[int]) -> list[Request]:
-        units = float(write_units(size, limits, transactional=True))
-        return [
-            (table, hashes[n], b"", units, 0.0, size, _partners(table, hashes, n, mix, units))
-            for n in numbers
-        ]
-
-    streams = []
-    for label, schedule, build, transactional in (
-        ("writes", mix.writes, writes, False),
-        ("reads", mix.reads, reads, False),
-        ("transactions", mix.transactions, transactions, True),
-    ):
-        if schedule is not None:
-            streams += _with_hot_key(label, schedule, build, mix, transactional)
+    streams = _streams(mix, table, index, hashes, setting)
     spaces = [table] + ([index] if index else [])
     workload = open_loop_workload(
         name, spaces, streams, seconds, setting, dict(zip(hashes, keys, strict=True)), tick
@@ -117,8 +93,42 @@ def mix_workload(name: str, mix: Mix, seconds: float, setting: Setting, tick: fl
         workload.labels.update(
             {(GSI, spread_hash("gsi", n, setting)): f"gsi-{n}" for n in range(mix.gsi_keys)}
         )
-    workload.item_bytes, workload.consistent = float(size), mix.consistent
+    workload.item_bytes, workload.consistent = float(mix.item_bytes), mix.consistent
     return workload
+
+
+def _streams(
+    mix: Mix, table: KeySpace, index: KeySpace | None, hashes: list[int], setting: Setting
+) -> list[Stream]:
+    """The mix's operations as streams: each over every key, and (hot share) on key-0 alone."""
+    size, limits = mix.item_bytes, setting.limits
+    put = float(write_units(size, limits))
+    read = read_units(size, mix.consistent, limits)
+    paired = float(write_units(size, limits, transactional=True))
+
+    def writes(numbers: Sequence[int]) -> list[Request]:
+        return [(table, hashes[n], b"", put, 0.0, size, _gsi(index, n, mix, put, setting)) for n in numbers]
+
+    def reads(numbers: Sequence[int]) -> list[Request]:
+        return [(table, hashes[n], b"", 0.0, read, 0, ()) for n in numbers]
+
+    def transactions(numbers: Sequence[int]) -> list[Request]:
+        return [
+            (table, hashes[n], b"", paired, 0.0, size, _partners(table, hashes, n, mix, paired))
+            for n in numbers
+        ]
+
+    operations = (
+        ("writes", mix.writes, writes, False),
+        ("reads", mix.reads, reads, False),
+        ("transactions", mix.transactions, transactions, True),
+    )
+    return [
+        stream
+        for label, schedule, build, transactional in operations
+        if schedule is not None
+        for stream in _with_hot_key(label, schedule, build, mix, transactional)
+    ]
 
 
 def _with_hot_key(

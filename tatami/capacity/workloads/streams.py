@@ -42,39 +42,32 @@ def counter_workload(
     schedule, table = as_schedule(rate), setting.space(TABLE)
     keys = [shard_key(name, shard) for shard in range(shards)]
     hashes = [key_hash(key, setting.seed) for key in keys]
-    streams = []
+    streams, spaces = [], [table]
     if keyed < 1:
         plain = float(write_units(SHARD_ITEM_BYTES, setting.limits))
-        streams.append(
-            Stream(
-                "increments", [(table, h, b"", plain, 0.0, 0, ()) for h in hashes], schedule.scaled(1 - keyed)
-            )
-        )
-    spaces = [table]
+        choices = [(table, hashed, b"", plain, 0.0, 0, ()) for hashed in hashes]
+        streams.append(Stream("increments", choices, schedule.scaled(1 - keyed)))
     if keyed > 0:
-        records = setting.space(IDEMPOTENCY, secondary=True)
-        spaces.append(records)
-        shard_units = float(write_units(SHARD_ITEM_BYTES, setting.limits, transactional=True))
-        record_units = float(write_units(RECORD_BYTES, setting.limits, transactional=True))
-        pairs = shards * -(-SPREAD_KEYS // shards)  # every shard equally often, with many record keys
-        choices = [
-            (
-                table,
-                hashes[n % shards],
-                b"",
-                shard_units,
-                0.0,
-                0,
-                ((records, spread_hash("record", n, setting), b"", record_units, 0.0),),
-            )
-            for n in range(pairs)
-        ]
-        streams.append(Stream("keyed increments", choices, schedule.scaled(keyed), transactional=True))
+        spaces.append(setting.space(IDEMPOTENCY, secondary=True))
+        streams.append(_keyed(table, spaces[-1], hashes, setting, schedule.scaled(keyed)))
     workload = open_loop_workload(
         name, spaces, streams, seconds, setting, dict(zip(hashes, keys, strict=True))
     )
     workload.sharding = Sharding(name, shards, schedule.peak)
     return workload
+
+
+def _keyed(
+    table: KeySpace, records: KeySpace, hashes: list[int], setting: Setting, schedule: Schedule
+) -> Stream:
+    """Keyed increments: each a transaction of its shard's update and its key's record, 2 units each."""
+    shard_units = float(write_units(SHARD_ITEM_BYTES, setting.limits, transactional=True))
+    record_units = float(write_units(RECORD_BYTES, setting.limits, transactional=True))
+    shards = len(hashes)
+    pairs = shards * -(-SPREAD_KEYS // shards)  # every shard equally often, with many record keys
+    records_of = [(records, spread_hash("record", n, setting), b"", record_units, 0.0) for n in range(pairs)]
+    choices = [(table, hashes[n % shards], b"", shard_units, 0.0, 0, (records_of[n],)) for n in range(pairs)]
+    return Stream("keyed increments", choices, schedule, transactional=True)
 
 
 def spread_hash(kind: str, number: int, setting: Setting) -> int:
