@@ -36,6 +36,7 @@ from _capacity_verdicts import REPO as ROOT
 from _capacity_verdicts.shapes import SHAPES, Check, expect, first, fix
 
 from tatami.capacity.model.capacity import Capacity
+from tatami.capacity.model.items import write_units
 from tatami.capacity.model.keys import key_hash
 from tatami.capacity.reports.ranges import Ranges, sweep
 from tatami.capacity.reports.verdict import percent
@@ -57,7 +58,8 @@ BLOCKS = [(f"block-{key}", row) for key in range(50) for row in range(2000)]
 def warm_up(setting: Setting) -> Workload:
     """40,000 writes a second over 500 keys for 150 minutes, in one-second groups, never retried."""
     table = setting.space("table")
-    choices = [(table, key_hash(f"k{n}", setting.seed), b"", 1.0, 0.0, 0, ()) for n in range(500)]
+    units = float(write_units(100, setting.limits))  # a small item: one write unit, by the one rule
+    choices = [(table, key_hash(f"k{n}", setting.seed), b"", units, 0.0, 0, ()) for n in range(500)]
     client = Arrivals(
         choices, 40_000, 150 * 60, SdkClient(ClientConfig(max_attempts=1)), setting.seed, tick=1.0
     )

@@ -14,12 +14,13 @@ import itertools
 import math
 
 from tatami.capacity.model.capacity import ON_DEMAND
+from tatami.capacity.model.items import read_units, write_units
 from tatami.capacity.model.prices import Prices
 from tatami.capacity.reports.cost import AUTO_SCALING_TARGET, workload_cost
 from tatami.capacity.reports.facts import SpaceFacts
 from tatami.capacity.reports.growth import breach, ramp
 from tatami.capacity.reports.report import Report
-from tatami.capacity.reports.verdict import Fix
+from tatami.capacity.reports.verdict import Fix, dollars
 
 __all__ = [
     "capacity_fixes",
@@ -77,7 +78,7 @@ def capacity_fixes(
         text = (
             f"warm {what} to {warm:,.0f} write units/s (warm throughput; the load asks up to {units:,.0f}/s)"
         )
-        return (Fix(text, "warm throughput", warm, mine.on_demand),)
+        return (Fix(text, "warm throughput", warm, mine.on_demand), _maximum(write, read, what, prices))
     wcu, rcu = math.ceil(write), math.ceil(read)
     monthly = (prices or Prices()).provisioned_monthly(write_capacity_units=wcu, read_capacity_units=rcu)
     unit, value = ("RCU", rcu) if reads else ("WCU", wcu)
@@ -91,8 +92,22 @@ def capacity_fixes(
             f"load's step from {step[0]:,.0f} to {step[1]:,.0f} units/s throttles meanwhile"
         )
         fixes.append(Fix(text, "auto scaling minimum", value, mine.autoscaled))
-    fixes.append(Fix(f"on-demand capacity for {what}", "capacity mode", None, mine.on_demand))
+    fixes += [
+        Fix(f"on-demand capacity for {what}", "capacity mode", None, mine.on_demand),
+        _maximum(write, read, what, prices),
+    ]
     return tuple(fixes)
+
+
+def _maximum(write: float, read: float, what: str, prices: Prices | None) -> Fix:
+    """On-demand's maximum throughput at the load's peak: the cap on the bill, past which it throttles."""
+    cap = (prices or Prices()).on_demand_monthly(write_units_per_second=write, read_units_per_second=read)
+    return Fix(
+        f"on-demand, a maximum throughput of {write:,.0f} write / {read:,.0f} read units/s caps "
+        f"{what}'s bill at {dollars(cap)} a month (requests past it throttle)",
+        "maximum throughput",
+        write,
+    )
 
 
 def growth_judgement(report: Report, facts: SpaceFacts) -> tuple[str, tuple[Fix, ...]]:
@@ -143,12 +158,11 @@ def read_fixes(report: Report, facts: SpaceFacts, units: float) -> list[Fix]:
                 0.0,
             )
         )
-    unit = facts.limits.read_unit_bytes
-    if report.item_bytes > unit:
-        each = math.ceil(report.item_bytes / unit)
+    unit, each = facts.limits.read_unit_bytes, read_units(round(report.item_bytes), True, facts.limits)
+    if each > 1:  # in strongly consistent units: what an item of this size costs a read, by the one rule
         fixes.append(
             Fix(
-                f"smaller items (under {unit / 1024:g} KB: 1 read unit each instead of {each}: "
+                f"smaller items (under {unit / 1024:g} KB: 1 read unit each instead of {each:g}: "
                 f"{units / each:,.0f} units/s)",
                 "item bytes",
                 unit,
@@ -159,10 +173,9 @@ def read_fixes(report: Report, facts: SpaceFacts, units: float) -> list[Fix]:
 
 def write_size_fix(report: Report, facts: SpaceFacts, units: float) -> list[Fix]:
     """Smaller items for a key written at `units` write units a second."""
-    unit = facts.limits.write_unit_bytes
-    if report.item_bytes <= unit:
+    unit, each = facts.limits.write_unit_bytes, write_units(round(report.item_bytes), facts.limits)
+    if each == 1:
         return []
-    each = math.ceil(report.item_bytes / unit)
     return [
         Fix(
             f"smaller items (under {unit / 1024:g} KB: 1 write unit each instead of {each}: "
