@@ -13,6 +13,7 @@ import click
 
 from tatami.capacity.reports.ranges import sweep
 from tatami.capacity.workloads.builders import Mix, Setting, counter_workload, mix_workload, reads_workload
+from tatami.capacity.workloads.callers import TICK
 from tatami.capacity.workloads.schedule import Schedule
 from tatami.capacity.workloads.sdk import ClientConfig
 from tatami.commands.capacity_options import RATE, Output, Runs, show, table_options
@@ -130,6 +131,13 @@ def reads_command(
     help="Writes also write a global secondary index whose partition key takes this many values.",
 )
 @click.option("--minutes", type=click.FloatRange(min=0.1), default=2.0, show_default=True)
+@click.option(
+    "--tick",
+    type=click.FloatRange(0.01, 5.0),
+    default=TICK,
+    show_default=True,
+    help="Seconds between groups of arrivals and retries (an hour-long run: 1 is 20x cheaper).",
+)
 @table_options
 def mix_command(
     keys: int,
@@ -142,6 +150,7 @@ def mix_command(
     hot_share: float,
     gsi_keys: int | None,
     minutes: float,
+    tick: float,
     setting: Setting,
     runs: Runs,
     output: Output,
@@ -162,5 +171,5 @@ def mix_command(
         if rate
     ]
     name = f"{', '.join(parts)} over {keys:,} keys" + (f" ({hot_share:.0%} on key-0)" if hot_share else "")
-    build = lambda chosen: mix_workload(name, mix, minutes * 60, chosen)  # noqa: E731
+    build = lambda chosen: mix_workload(name, mix, minutes * 60, chosen, tick)  # noqa: E731
     show(sweep(build, setting, runs.seeds, runs.assume), output)
