@@ -63,7 +63,9 @@ def warm_up(setting: Setting) -> Workload:
     client = Arrivals(
         choices, 40_000, 150 * 60, SdkClient(ClientConfig(max_attempts=1)), setting.seed, tick=1.0
     )
-    return Workload("40,000 writes/s, new on-demand table, 150 min", [table], client)
+    workload = Workload("40,000 writes/s, new on-demand table, 150 min", [table], client)
+    workload.demand.add("table", [40_000.0] * 150 * 60, units, 0.0)  # what it asks, for the fixes' numbers
+    return workload
 
 
 def no_heat_splits_and_wcu(ranges: Ranges) -> list[str]:

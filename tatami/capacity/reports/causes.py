@@ -187,16 +187,14 @@ def _busy(report: Report, facts: SpaceFacts, share: float, tops: list[KeyTop], r
     )
     write, read = report.demand.peak(facts.name)
     warm = warm_target(write + read * facts.limits.read_cost, facts)
+    more_keys = Fix(
+        "more partition key values (a partition near its limit also splits, after minutes)", "keys"
+    )
+    if warm <= partitions * facts.partition_units:  # it had those partitions when it throttled most
+        return Diagnosis("busy partition", facts.name, share, (), finding, (more_keys,))
+    wanted = f"{warm / facts.partition_units:,.0f} partitions"
     fixes = (
-        Fix(
-            f"more partitions: warm throughput to {warm:,.0f} "
-            f"({warm / facts.partition_units:,.0f} partitions)",
-            "warm throughput",
-            warm,
-        ),
-        Fix(
-            "more partition key values (a partition near its limit also splits, after minutes)",
-            "partition keys",
-        ),
+        Fix(f"more partitions: warm throughput to {warm:,.0f} ({wanted})", "warm throughput", warm),
+        more_keys,
     )
     return Diagnosis("busy partition", facts.name, share, (), finding, fixes)

@@ -57,9 +57,10 @@ def warm_target(units: float, facts: SpaceFacts) -> float:
 
     A table sized exactly to the load runs its partitions at their limit, and keys hashed at random
     overflow some of them every second: 80% (when DynamoDB calls a partition hot) leaves that room.
+    Never past the per-table quota (warm throughput cannot go beyond it).
     """
     limit = facts.partition_units
-    return math.ceil(units / facts.limits.heat_utilization / limit) * limit
+    return min(math.ceil(units / facts.limits.heat_utilization / limit) * limit, facts.quota)
 
 
 def capacity_fixes(
