@@ -14,10 +14,14 @@ middle runs and the lowest and highest of all runs.
 from __future__ import annotations
 
 import dataclasses
+import multiprocessing
+import os
 import statistics
+import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from tatami.capacity.model.choices import CORNERS
 from tatami.capacity.reports.report import Report
@@ -28,6 +32,8 @@ from tatami.capacity.workloads.builders import Setting, Workload
 __all__ = ["ASSUMPTIONS", "Ranges", "Span", "sweep"]
 
 MIDDLE = "middle"
+PARALLEL_FROM = 200_000  # requests in a run from which the other runs go to other processes, a CPU each
+_JOB: tuple[Any, ...] = ()  # what forked runs run: set just before forking, inherited by the children
 ASSUMPTIONS = ("range", *CORNERS)  # "range": every corner; or one corner only
 
 
@@ -142,13 +148,59 @@ def sweep(
         if assume == "range"
         else [(assume, first + n) for n in range(seeds)]
     )
-    runs = []
-    for corner, seed in plan:
-        chosen = dataclasses.replace(setting, seed=seed, choices=CORNERS[corner])
-        with no_cycle_collection():  # building a large workload makes millions of objects too
-            workload = build(chosen)
-        runs.append((corner, seed, simulate(workload, max_seconds, scale)))
+    runs = [_run(build, setting, plan[0], max_seconds, scale)]
+    rest = plan[1:]
+    if rest and runs[0][2].items >= PARALLEL_FROM and _processors() > 1:
+        runs += _forked(build, setting, rest, max_seconds, scale)
+    else:
+        runs += [_run(build, setting, entry, max_seconds, scale) for entry in rest]
     return Ranges(runs)
+
+
+def _run(
+    build: Callable[[Setting], Workload],
+    setting: Setting,
+    entry: tuple[str, int],
+    max_seconds: float,
+    scale: float | None,
+) -> tuple[str, int, Report]:
+    corner, seed = entry
+    chosen = dataclasses.replace(setting, seed=seed, choices=CORNERS[corner])
+    with no_cycle_collection():  # building a large workload makes millions of objects too
+        workload = build(chosen)
+    return corner, seed, simulate(workload, max_seconds, scale)
+
+
+def _forked(
+    build: Callable[[Setting], Workload],
+    setting: Setting,
+    plan: Sequence[tuple[str, int]],
+    max_seconds: float,
+    scale: float | None,
+) -> list[tuple[str, int, Report]]:
+    """The runs in forked processes, a CPU each: a large workload's runs take seconds each, and each is
+    its own (its seed, its reading), so they give the same reports sooner. The children inherit what
+    to run (`_JOB`: a workload's builder is a closure, which cannot be sent to them)."""
+    global _JOB
+    _JOB = (build, setting, max_seconds, scale)
+    try:
+        with multiprocessing.get_context("fork").Pool(min(len(plan), _processors())) as pool:
+            return pool.map(_run_job, plan)
+    finally:
+        _JOB = ()
+
+
+def _run_job(entry: tuple[str, int]) -> tuple[str, int, Report]:
+    build, setting, max_seconds, scale = _JOB
+    return _run(build, setting, entry, max_seconds, scale)
+
+
+def _processors() -> int:
+    """CPUs this process may use: 1 where it cannot fork safely (no fork, or other threads, which a fork
+    would copy mid-step: the console's server calls this too)."""
+    if "fork" not in multiprocessing.get_all_start_methods() or threading.active_count() > 1:
+        return 1
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def _verdict(report: Report) -> Verdict:
