@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from tatami.capacity.model.choices import CORNERS
+from tatami.capacity.model.engine import no_cycle_collection
 from tatami.capacity.reports.report import Report
-from tatami.capacity.reports.run import no_cycle_collection, simulate
+from tatami.capacity.reports.run import simulate
 from tatami.capacity.reports.verdict import Verdict, percent
 from tatami.capacity.workloads.builders import Setting, Workload
 

@@ -8,29 +8,12 @@
 
 from __future__ import annotations
 
-import contextlib
-import gc
-from collections.abc import Iterator
-
-from tatami.capacity.model.engine import Simulation
+from tatami.capacity.model.engine import Simulation, no_cycle_collection
 from tatami.capacity.reports.diagnoses import diagnose
 from tatami.capacity.reports.report import Report, collect
 from tatami.capacity.workloads.builders import Workload
 
-__all__ = ["no_cycle_collection", "simulate"]
-
-
-@contextlib.contextmanager
-def no_cycle_collection() -> Iterator[None]:
-    """Python's cycle collector paused: a run makes millions of small objects and no cycles worth
-    collecting before it ends, and the collector's passes over them cost a fifth of a large run."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
+__all__ = ["simulate"]
 
 
 def simulate(workload: Workload, max_seconds: float = 86_400, scale: float | None = None) -> Report:

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 from operator import itemgetter
 
-from tatami.capacity.model.engine import Request
+from tatami.capacity.model.engine import Request, no_cycle_collection
 from tatami.capacity.model.items import write_units
 from tatami.capacity.model.keys import key_hash, sort_bytes
 from tatami.capacity.model.space import KeySpace
@@ -57,6 +57,20 @@ def keys_workload(
     """
     if order not in ORDERS:
         raise ValueError(f"order {order!r} must be one of {', '.join(ORDERS)}")
+    with no_cycle_collection():  # a million requests are a million objects, and no cycle among them
+        return _keys_workload(name, keys, setting, item_bytes, order, writers, app, gsi_keys)
+
+
+def _keys_workload(
+    name: str,
+    keys: Sequence[Key],
+    setting: Setting,
+    item_bytes: int | Sequence[int],
+    order: str,
+    writers: int,
+    app: AppRetry,
+    gsi_keys: Sequence[str] | None,
+) -> Workload:
     table, encoded = setting.space(TABLE), EncodedKeys.of(keys)
     hashes = {pk: key_hash(pk, setting.seed) for pk in set(map(itemgetter(0), encoded))}
     requests, units = _requests(table, encoded, hashes, item_bytes, setting)
