@@ -52,6 +52,18 @@ class Demand:
         for name, (write, read) in units.items():
             self.add(name, per_second, write / chosen, read / chosen)
 
+    def add_timed(self, events: Iterable[tuple[float, Any, int]]) -> None:
+        """Requests at their times (recorded calls): `count` copies of an engine tuple at `time` seconds.
+
+        Each request's units land on its key space, and its index writes or transaction items on theirs.
+        """
+        for at, (space, _, _, write, read, _, others), count in events:
+            for name, w, r in ((space.name, write, read), *((o[0].name, o[3], _read(o)) for o in others)):
+                for column, units in ((self.write, w), (self.read, r)):
+                    series = column.setdefault(name, [])
+                    series.extend([0.0] * (int(at) + 1 - len(series)))
+                    series[int(at)] += units * count
+
     def only(self, space: str) -> Demand:
         """The demand on one key space alone (a fix's cost, for the table or index it changes)."""
         return Demand({space: self.write.get(space, [])}, {space: self.read.get(space, [])})

@@ -103,3 +103,24 @@ def test_the_hottest_key_ranks_first_and_its_replay_at_scale_throttles() -> None
     assert hot.totals()[THR_REQ] > 0
     assert hot.verdict is not None and hot.verdict.kinds[0] in ("hot key", "hot item")
     assert hot.verdict.diagnoses[0].keys == ("hot",)
+
+
+def test_a_replayed_hot_key_is_told_the_key_values_its_recorded_calls_need_not_their_retries() -> None:
+    # 100 updates a second recorded, half of them of "hot", replayed 50 times over: 5,000 write units a
+    # second on the table, 2,500 on the one key, which 3 partition key values carry (1,000 each)
+    records = [
+        record(
+            t / 100,
+            "UpdateItem",
+            {"Key": {"pk": {"S": "hot" if t % 2 else f"k{t}"}}},
+            {"TableName": "Orders", "CapacityUnits": 1.0},
+        )
+        for t in range(400)
+    ]
+    found = list(accesses(records, SCHEMAS))
+    workload = replay(found, Setting(), scale=50)
+    assert workload.demand.peak("Orders") == (5000.0, 0.0)
+    report = simulate(workload)
+    assert report.verdict is not None
+    spread = next(fix for fix in report.verdict.diagnoses[0].fixes if fix.setting == "shards")
+    assert spread.value == 3
