@@ -4,8 +4,10 @@ Pure Python, no AWS call, deterministic for a seed. Four groups, each importing 
 before it:
 
 - `model`: AWS's documented rules (limits, keys, capacity, partitions, splits, the clock);
-- `workloads`: what is sent and how (the clients, the workloads built from keys or counters);
-- `reports`: what a run says (the report, its verdict, CloudWatch's view, text, CSV and charts);
+- `workloads`: what is sent and how (the clients: a loader's threads, functions' environments; the
+  workloads built from keys, counters, reads and mixes, at rates that may change; what each asks);
+- `reports`: what a run says (the report, its verdict with each fix's number and cost, what the
+  application saw, what it costs, CloudWatch's view, text, CSV and charts);
 - `adapters`: this application's workloads (seed 003's loads, the IP loader's plan, the local
   cloud's recorded traffic).
 

@@ -12,15 +12,31 @@ from typing import Any
 
 import click
 
-from tatami.capacity.model.capacity import Capacity
-from tatami.capacity.model.limits import Limits
 from tatami.capacity.reports.ranges import ASSUMPTIONS, Ranges
 from tatami.capacity.reports.render import ChartUnavailableError, render_ranges, write_csv, write_png
 from tatami.capacity.reports.report import Report
-from tatami.capacity.workloads.builders import Setting
+from tatami.capacity.workloads.schedule import Schedule, ScheduleError
 from tatami.capacity.workloads.sdk import MODES, ClientConfig
+from tatami.commands.capacity_setting import setting_from, with_index_and_maximum
 
-__all__ = ["Output", "Runs", "setting_from", "show", "table_options", "write_files"]
+__all__ = ["RATE", "Output", "Runs", "show", "table_options", "write_files"]
+
+
+class RateType(click.ParamType[Schedule, Any]):
+    """A rate, or a schedule of rates: `5000`, or `4000,8000@30m,16000@1h` (a step from each time on)."""
+
+    name = "RATE[,RATE@START...]"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Schedule:
+        if isinstance(value, Schedule):
+            return value
+        try:
+            return Schedule.parse(str(value))
+        except ScheduleError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+RATE = RateType()
 
 
 @dataclass(frozen=True)
@@ -45,6 +61,8 @@ def table_options(command: Callable[..., Any]) -> Callable[..., Any]:
         *args: Any,
         provisioned: str | None,
         warm: str | None,
+        gsi_capacity: str | None,
+        max_throughput: str | None,
         idle: float,
         lsi: bool,
         limits: tuple[str, ...],
@@ -59,9 +77,9 @@ def table_options(command: Callable[..., Any]) -> Callable[..., Any]:
         **kwargs: Any,
     ) -> Any:
         client = ClientConfig(retry_mode, max_attempts, latency / 1000)
-        setting = dataclasses.replace(
-            setting_from(provisioned, warm, idle, limits, seed), lsi=lsi, client=client
-        )
+        setting = setting_from(provisioned, warm, idle, limits, seed)
+        setting = with_index_and_maximum(setting, gsi_capacity, max_throughput)
+        setting = dataclasses.replace(setting, lsi=lsi, client=client)
         return command(
             *args, setting=setting, runs=Runs(seeds, assume), output=Output(png, csv_out), **kwargs
         )
@@ -72,6 +90,17 @@ def table_options(command: Callable[..., Any]) -> Callable[..., Any]:
 _OPTIONS = [
     click.option("--provisioned", metavar="WCU[:RCU]", help="A provisioned table (default: on-demand)."),
     click.option("--warm", metavar="W[:R]", help="On-demand warm throughput (default: a new table's)."),
+    click.option(
+        "--gsi-capacity",
+        metavar="W[:R]",
+        help="A global secondary index's own WCU[:RCU] (provisioned) or warm throughput (on-demand); "
+        "default: the table's.",
+    ),
+    click.option(
+        "--max-throughput",
+        metavar="W[:R]",
+        help="On-demand maximum throughput (MaxWriteRequestUnits[:MaxReadRequestUnits]): past it, throttled.",
+    ),
     click.option(
         "--idle",
         type=click.FloatRange(0),
@@ -127,38 +156,6 @@ _OPTIONS = [
         "--csv", "csv_out", type=click.Path(dir_okay=False, path_type=Path), help="Write per-second rows."
     ),
 ]
-
-
-def setting_from(
-    provisioned: str | None, warm: str | None, idle: float, limits: tuple[str, ...], seed: int
-) -> Setting:
-    """The Setting the table options describe; a bad value is a usage error naming its option."""
-    try:
-        chosen = Limits.overridden(limits)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--limit") from None
-    if provisioned and warm:
-        raise click.UsageError(
-            "--warm applies to on-demand tables; a provisioned table's throughput is its WCU/RCU"
-        )
-    if provisioned:
-        wcu, rcu = _pair(provisioned, "--provisioned", 1.0)
-        return Setting(Capacity.provisioned(wcu, rcu, idle), chosen, seed)
-    if warm:
-        write, read = _pair(warm, "--warm", None)
-        return Setting(Capacity.on_demand(write, read, chosen), chosen, seed)
-    return Setting(Capacity.on_demand(limits=chosen), chosen, seed)
-
-
-def _pair(text: str, option: str, default: float | None) -> tuple[float, Any]:
-    first, _, second = text.partition(":")
-    try:
-        values = float(first), float(second) if second else default
-    except ValueError:
-        raise click.BadParameter(f"{text!r}: expected numbers as N or N:M", param_hint=option) from None
-    if values[0] <= 0 or (values[1] is not None and values[1] <= 0):
-        raise click.BadParameter(f"{text!r}: capacity must be positive", param_hint=option)
-    return values
 
 
 def show(ranges: Ranges, output: Output) -> None:

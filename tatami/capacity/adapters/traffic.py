@@ -135,7 +135,7 @@ def replay(accesses: Sequence[Access], setting: Setting, scale: float = 1.0) -> 
             events.extend(
                 (group[0].time - start, request, copies) for request in builder.requests(group, copies)
             )
-    return Workload(
+    workload = Workload(
         f"recorded traffic x{scale:g}",
         list(builder.spaces.values()),
         Timed(events, setting.sdk(), setting.seed),
@@ -143,6 +143,8 @@ def replay(accesses: Sequence[Access], setting: Setting, scale: float = 1.0) -> 
         builder.offered,
         sum(copies for _, _, copies in events),
     )
+    workload.demand.add_timed(events)  # what the fixes' numbers come from: the calls, not their retries
+    return workload
 
 
 class _Replay:
@@ -182,7 +184,8 @@ class _Replay:
         )
         hashed = key_hash(key, self.setting.seed)
         self.labels[name, hashed] = label(access.pk)
-        self.offered[name, hashed] += access.units * copies
+        cost = 1.0 if access.write else self.setting.limits.read_cost  # what it costs its partition
+        self.offered[name, hashed] += access.units * copies * cost
         write, read = (access.units, 0.0) if access.write else (0.0, access.units)
         return (
             space,

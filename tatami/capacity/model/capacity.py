@@ -9,7 +9,9 @@ Two modes, as DynamoDB has them:
   to 300 s; a new table has saved none unless `idle_seconds` says it sat unused before the load).
 
 Either way the per-table quota (40,000 write and 40,000 read units a second by default) caps what
-the table serves, however warm or provisioned it is.
+the table serves, however warm or provisioned it is. An on-demand table may also have a maximum
+throughput (MaxWriteRequestUnits, MaxReadRequestUnits: on-demand-capacity-mode-max-throughput.html),
+a cap its owner sets on cost: requests past it are throttled.
 
 Either way the table starts with enough partitions for its throughput: `ceil(WCU/1000 + RCU/3000)`
 for provisioned capacity (the rule AWS published in GuidelinesForTables.html#GuidelinesForTables
@@ -21,6 +23,7 @@ or 12,000 read request units, or a linear combination of both": four partitions,
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,10 +32,10 @@ from tatami.capacity.model.allowance import Allowance, Bucket, TableLimit
 from tatami.capacity.model.choices import TOKEN_BUCKET, Choices
 from tatami.capacity.model.limits import Limits
 
-__all__ = ["ON_DEMAND", "PROVISIONED", "QUOTA", "TABLE", "Capacity", "quota_limits"]
+__all__ = ["MAXIMUM", "ON_DEMAND", "PROVISIONED", "QUOTA", "TABLE", "Capacity", "quota_limits"]
 
 ON_DEMAND, PROVISIONED = "on-demand", "provisioned"
-TABLE, QUOTA = "table", "quota"  # the rule a table-level allowance enforces
+TABLE, QUOTA, MAXIMUM = "table", "quota", "maximum"  # the rule a table-level allowance enforces
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,12 +52,19 @@ class Capacity:
     write_units: float  # provisioned WCU, or on-demand warm write units per second
     read_units: float
     idle_seconds: float = 0.0  # provisioned: how long it sat unused before (burst capacity saved)
+    max_write: float | None = None  # on-demand maximum throughput (MaxWriteRequestUnits), if set
+    max_read: float | None = None  # ... and MaxReadRequestUnits
 
     def __post_init__(self) -> None:
         if self.mode not in (ON_DEMAND, PROVISIONED):
             raise ValueError(f"capacity mode {self.mode!r} must be {ON_DEMAND!r} or {PROVISIONED!r}")
         if self.write_units <= 0 or self.read_units <= 0 or self.idle_seconds < 0:
             raise ValueError("write and read units must be positive and idle seconds not negative")
+        maxima = [value for value in (self.max_write, self.max_read) if value is not None]
+        if maxima and self.mode != ON_DEMAND:
+            raise ValueError("a maximum throughput applies to on-demand tables (provisioned: its WCU/RCU)")
+        if any(value <= 0 for value in maxima):
+            raise ValueError("a maximum throughput must be positive")
 
     @classmethod
     def on_demand(
@@ -69,6 +79,14 @@ class Capacity:
         ratio = limits.on_demand_read_units / limits.on_demand_write_units
         read = max(warm_read or write * ratio, limits.on_demand_read_units)
         return cls(ON_DEMAND, write, read)
+
+    def with_maximum(self, write: float | None, read: float | None = None) -> Capacity:
+        """This on-demand capacity with a maximum throughput (requests past it are throttled).
+
+        >>> Capacity.on_demand().with_maximum(2000).describe()
+        'on-demand (warm 4,000 W / 12,000 R per second, at most 2,000 W)'
+        """
+        return dataclasses.replace(self, max_write=write, max_read=read)
 
     @classmethod
     def provisioned(cls, wcu: float, rcu: float = 1.0, idle_seconds: float = 0.0) -> Capacity:
@@ -91,6 +109,8 @@ class Capacity:
                 TableLimit(_burst(units, self.idle_seconds, limits, choices), write, 1 - write, TABLE)
                 for units, write in ((self.write_units, 1.0), (self.read_units, 0.0))
             ]
+        maxima = ((self.max_write, 1.0), (self.max_read, 0.0))
+        table += [TableLimit(make(cap), cost, 1 - cost, MAXIMUM) for cap, cost in maxima if cap is not None]
         return table + quota_limits(limits, choices, self.write_units, self.read_units)
 
     def partition_allowance(self, limits: Limits, choices: Choices) -> Allowance:
@@ -103,7 +123,11 @@ class Capacity:
         'provisioned 10,000 WCU / 1 RCU (11 partitions: ceil(WCU/1,000 + RCU/3,000))'
         """
         if self.mode == ON_DEMAND:
-            text = f"on-demand (warm {self.write_units:,.0f} W / {self.read_units:,.0f} R per second)"
+            maxima = [
+                f"{cap:,.0f} {kind}" for cap, kind in ((self.max_write, "W"), (self.max_read, "R")) if cap
+            ]
+            most = f", at most {' / '.join(maxima)}" if maxima else ""
+            text = f"on-demand (warm {self.write_units:,.0f} W / {self.read_units:,.0f} R per second{most})"
         else:
             idle = f", idle {self.idle_seconds:,.0f} s before" if self.idle_seconds else ""
             text = f"provisioned {self.write_units:,.0f} WCU / {self.read_units:,.0f} RCU{idle}"

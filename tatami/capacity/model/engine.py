@@ -9,21 +9,26 @@ it is throttled on the base table too (GSI back pressure,
 docs.aws.amazon.com/amazondynamodb/latest/developerguide/gsi-throttling.html: "If a GSI doesn't
 have sufficient capacity to handle these updates, DynamoDB throttles writes to the base table").
 
+A transaction is admitted the same way: all its items or none (transaction-apis.html), its first
+item the request, the others beside it; an item with no room throttles the whole transaction.
+
 A *request* is a plain tuple, built by `workloads`: (space, key hash, sort key bytes, write units,
-read units, bytes stored, index writes), where each index write is (space, key hash, sort key
-bytes, write units). `admit(request, count)` takes `count` identical requests at once.
+read units, bytes stored, other items), where each other item is an index write (space, key hash,
+sort key bytes, write units) or a transaction's item (the same, then read units). `admit(request,
+count)` takes `count` identical requests at once.
 """
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, Protocol
 
-from tatami.capacity.model.capacity import TABLE
 from tatami.capacity.model.space import ACC_REQ, INDEX, REFUSED, KeySpace
 
-__all__ = ["Client", "Request", "Simulation"]
+__all__ = ["Client", "Request", "Simulation", "no_cycle_collection"]
 
 EPSILON = 1e-9  # float slack when an allowance holds exactly what a request costs
 
@@ -69,32 +74,44 @@ class Simulation:
             space.close_second(self.seconds, self.seconds + 1.0)
         self.seconds += 1
 
-    def admit(self, request: Request, count: int = 1) -> int:
+    def admit(self, request: Request, count: int = 1) -> int:  # noqa: C901 - the hot path, flat on purpose
         """Admit up to `count` copies of `request` now; how many were accepted (the rest throttled).
 
-        The hot path of every run (once per item and attempt): kept flat on purpose.
+        The hot path of every run (once per item and attempt): kept flat on purpose, with the common
+        case (one table-level allowance, no other item) inlined.
         """
-        space, key_hash, sort_key, write, read, stored, indexes = request
+        space, key_hash, sort_key, write, read, stored, others = request
         part = space.cache.get(key_hash) or space.locate(key_hash, sort_key)
         now, cost = self.now, write + read * space.read_cost
         self.refused = 0
         if stored and space.lsi:
             count = self._room(space, key_hash, stored, count)
         fit, cause = part.allowance.available(now) / cost, ""
-        if fit + EPSILON >= 1:  # the partition has room: ask the table (and the indexes)
-            fit, cause = _table_fit(space, write, read, now, fit)
-            if indexes:
-                index = _index_fit(indexes, count, now)
-                if index < fit:
-                    fit, cause = index, INDEX
+        single = space.table.single
+        if fit + EPSILON >= 1:  # the partition has room: ask the table (and the other items)
+            if single is not None:
+                table = single.allowance.available(now) / (
+                    write * single.write_cost + read * single.read_cost
+                )
+                if table < fit:
+                    fit, cause = table, single.kind
+            else:
+                fit, cause = _table_fit(space, write, read, now, fit)
+            if others:
+                other = _others_fit(others, count, now)
+                if other < fit:
+                    fit, cause = other, INDEX
         accepted = count if fit + EPSILON >= count else max(0, int(fit + EPSILON))
         if accepted < count:
             space.throttled(part, write, read, count - accepted, cause)
             if not accepted:
                 return 0
-        # charge the partition, the table (and the indexes), and file what it served
+        # charge the partition, the table (and the other items), and file what it served
         part.allowance.left -= cost * accepted
-        space.table.take(write * accepted, read * accepted)
+        if single is not None:
+            single.allowance.left -= (write * single.write_cost + read * single.read_cost) * accepted
+        else:
+            space.table.take(write * accepted, read * accepted)
         part.recent.append((key_hash, sort_key, accepted))  # the key distribution it served (split points)
         served = part.keys_now
         served[key_hash] = served.get(key_hash, 0.0) + cost * accepted
@@ -103,9 +120,12 @@ class Simulation:
         part.acc_req += accepted
         space.current[ACC_REQ] += accepted
         if stored:
-            _store(space, part, key_hash, sort_key, stored * accepted, accepted)
-        if indexes:
-            _index_take(indexes, accepted)
+            part.stored += stored * accepted
+            part.seen += accepted
+            if space.lsi or part.seen >= part.next_sample:
+                _store(space, part, key_hash, sort_key, stored * accepted)
+        if others:
+            _others_take(others, accepted)
         return accepted
 
     def _room(self, space: KeySpace, key_hash: int, stored: float, count: int) -> int:
@@ -118,49 +138,64 @@ class Simulation:
 
 
 def _table_fit(space: KeySpace, write: float, read: float, now: float, fit: float) -> tuple[float, str]:
-    """The requests the partition (`fit`) and the table both admit, and the rule that binds ("": none)."""
-    single = space.table.single  # on-demand below its quota: one allowance, the common case
-    if single is not None:
-        cost = write * single.write_cost + read * single.read_cost
-        table, kind = single.allowance.available(now) / cost, TABLE
-    else:
-        table, kind = space.table.fit(write, read, now)
+    """The requests the partition (`fit`) and every table-level limit admit; the rule binding ("": none)."""
+    table, kind = space.table.fit(write, read, now)
     return (table, kind) if table < fit else (fit, "")
 
 
-def _store(space: KeySpace, part: Any, key_hash: int, sort_key: bytes, stored: float, accepted: int) -> None:
-    """File the bytes written (splits for size, item collections' sizes, the data's sample)."""
-    part.stored += stored
-    part.seen += accepted
+def _store(space: KeySpace, part: Any, key_hash: int, sort_key: bytes, stored: float) -> None:
+    """File the bytes written in an item collection (with an LSI) and the data's sample (splits for size)."""
     if space.lsi:
         space.collections[key_hash] += stored
     if part.seen >= part.next_sample:
         part.keep_sample((key_hash, sort_key))
 
 
-def _index_fit(indexes: tuple[Any, ...], count: int, now: float) -> float:
-    """How many of the base writes every index can take; a short index partition notes its throttles."""
+def _parts(other: tuple[Any, ...]) -> tuple[Any, int, bytes, float, float]:
+    """An index write (space, hash, sort key, write units) or a transaction's item (... read units)."""
+    return (*other[:4], other[4] if len(other) > 4 else 0.0)
+
+
+def _others_fit(others: tuple[Any, ...], count: int, now: float) -> float:
+    """How many requests every other item (index writes, a transaction's items) can take; a short one notes
+    its throttles on its own key space."""
     fit = float(count)
-    for space, key_hash, sort_key, write in indexes:
+    for other in others:
+        space, key_hash, sort_key, write, read = _parts(other)
         part = space.locate(key_hash, sort_key)
-        own = part.allowance.available(now) / write
-        table, kind = space.table.fit(write, 0.0, now)
+        own = part.allowance.available(now) / (write + read * space.read_cost)
+        table, kind = space.table.fit(write, read, now)
         here = min(own, table)
         if here + EPSILON < count:
-            space.throttled(
-                part, write, 0.0, count - max(0, int(here + EPSILON)), "" if own <= table else kind
-            )
+            refused = count - max(0, int(here + EPSILON))
+            space.throttled(part, write, read, refused, "" if own <= table else kind)
         fit = min(fit, here)
     return fit
 
 
-def _index_take(indexes: tuple[Any, ...], accepted: int) -> None:
-    for space, key_hash, sort_key, write in indexes:
+def _others_take(others: tuple[Any, ...], accepted: int) -> None:
+    for other in others:
+        space, key_hash, sort_key, write, read = _parts(other)
         part = space.locate(key_hash, sort_key)
+        cost = (write + read * space.read_cost) * accepted
         part.recent.append((key_hash, sort_key, accepted))
-        part.keys_now[key_hash] = part.keys_now.get(key_hash, 0.0) + write * accepted
-        part.allowance.left -= write * accepted
-        space.table.take(write * accepted, 0.0)
+        part.keys_now[key_hash] = part.keys_now.get(key_hash, 0.0) + cost
+        part.allowance.left -= cost
+        space.table.take(write * accepted, read * accepted)
         part.acc_w += write * accepted
+        part.acc_r += read * accepted
         part.acc_req += accepted
         space.current[ACC_REQ] += accepted
+
+
+@contextlib.contextmanager
+def no_cycle_collection() -> Iterator[None]:
+    """Python's cycle collector paused: a run makes millions of small objects and no cycles worth
+    collecting before it ends, and the collector's passes over them cost a fifth of a large run."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

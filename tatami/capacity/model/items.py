@@ -4,7 +4,8 @@ Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Capacit
 ("an item's size is the sum of the lengths of its attribute names and values"; strings by UTF-8
 bytes, binary by bytes, numbers about one byte per two significant digits plus one, maps and lists
 3 bytes plus their elements and 1 byte each) and bp-partition-key-design.html (writes round up to
-1 KB units, reads to 4 KB units).
+1 KB units, reads to 4 KB units); transactional reads and writes cost twice as much
+(transaction-apis.html#transaction-capacity-handling).
 """
 
 from __future__ import annotations
@@ -28,22 +29,30 @@ def item_size(item: Mapping[str, Any]) -> int:
     return sum(len(name.encode()) + _value_size(value) for name, value in item.items())
 
 
-def write_units(size: int, limits: Limits | None = None) -> int:
-    """Write units of one standard write of an item of `size` bytes (at least one).
+def write_units(size: int, limits: Limits | None = None, transactional: bool = False) -> int:
+    """Write units of one write of an item of `size` bytes (at least one; twice in a transaction).
 
-    >>> write_units(1), write_units(1024), write_units(1025)
-    (1, 1, 2)
+    >>> write_units(1), write_units(1024), write_units(1025), write_units(1025, transactional=True)
+    (1, 1, 2, 4)
     """
-    return max(1, math.ceil(size / (limits or Limits()).write_unit_bytes))
+    units = max(1, math.ceil(size / (limits or Limits()).write_unit_bytes))
+    return 2 * units if transactional else units
 
 
-def read_units(size: int, consistent: bool = False, limits: Limits | None = None) -> float:
-    """Read units of one read of `size` bytes: half a unit per 4 KB when eventually consistent.
+def read_units(
+    size: int, consistent: bool = False, limits: Limits | None = None, transactional: bool = False
+) -> float:
+    """Read units of one read of `size` bytes: half a unit per 4 KB when eventually consistent,
+    twice a strongly consistent read's in a transaction (TransactGetItems).
 
     >>> read_units(100), read_units(100, consistent=True), read_units(5000)
     (0.5, 1.0, 1.0)
+    >>> read_units(100, transactional=True)
+    2.0
     """
     units = max(1, math.ceil(size / (limits or Limits()).read_unit_bytes))
+    if transactional:
+        return 2.0 * units
     return float(units) if consistent else units / 2
 
 

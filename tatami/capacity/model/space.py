@@ -22,7 +22,7 @@ from bisect import bisect_right
 from collections import defaultdict
 from dataclasses import dataclass
 
-from tatami.capacity.model.capacity import Capacity
+from tatami.capacity.model.capacity import MAXIMUM, QUOTA, TABLE, Capacity
 from tatami.capacity.model.choices import Choices
 from tatami.capacity.model.keys import HASH_SPACE, Position
 from tatami.capacity.model.limits import Limits
@@ -38,6 +38,7 @@ __all__ = [
     "INDEX",
     "REFUSED",
     "THR_INDEX",
+    "THR_MAX",
     "THR_QUOTA",
     "THR_R",
     "THR_REQ",
@@ -49,12 +50,13 @@ __all__ = [
 
 # The columns of KeySpace.totals (one row a second): units accepted and throttled (writes, reads),
 # requests accepted and throttled, and of those throttled, the ones the table-level allowance, the
-# per-table quota and an index's back pressure refused (the rest: partitions' own limits); then
-# writes refused for good (an item collection at its size limit).
-ACC_W, THR_W, ACC_R, THR_R, ACC_REQ, THR_REQ, THR_TABLE, THR_QUOTA, THR_INDEX, REFUSED = range(10)
-COLUMNS = 10
-INDEX = "index"  # the cause of a base write throttled because an index partition had no room
-CAUSE_COLUMN = {"table": THR_TABLE, "quota": THR_QUOTA, INDEX: THR_INDEX}
+# per-table quota and another item of the request (an index's back pressure, a transaction's other
+# item) refused (the rest: partitions' own limits); then writes refused for good (an item
+# collection at its size limit); then those an on-demand maximum throughput refused.
+ACC_W, THR_W, ACC_R, THR_R, ACC_REQ, THR_REQ, THR_TABLE, THR_QUOTA, THR_INDEX, REFUSED, THR_MAX = range(11)
+COLUMNS = 11
+INDEX = "index"  # the cause of a request throttled because another of its items had no room
+CAUSE_COLUMN = {TABLE: THR_TABLE, QUOTA: THR_QUOTA, INDEX: THR_INDEX, MAXIMUM: THR_MAX}
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +71,9 @@ class KeySpace:
     """The partitions of one table or index, created as a new table with `capacity` would have them.
 
     `lsi`: the table has a local secondary index (item collections stay whole, at most 10 GB);
-    `index`: this key space is a global secondary index (its throttles hold back its table's writes).
+    `index`: this key space is a global secondary index (its throttles hold back its table's writes);
+    `secondary`: its requests are part of another space's (an index's writes, a transaction's other
+    items), so a workload's requests are counted on the others.
     """
 
     def __init__(
@@ -83,6 +87,7 @@ class KeySpace:
         index: bool = False,
     ) -> None:
         self.name, self.capacity, self.limits, self.lsi, self.index = name, capacity, limits, lsi, index
+        self.secondary = index  # its requests are counted with another space's (an index's, a transaction's)
         self.choices = choices or Choices()
         self.rng = random.Random(f"{seed}:{name}")
         self.read_cost = limits.read_cost
@@ -97,7 +102,7 @@ class KeySpace:
         self.collections: defaultdict[int, float] = defaultdict(float)  # lsi: bytes per partition key
         self.refused_keys: defaultdict[int, int] = defaultdict(int)  # lsi: writes refused per key
         self._next_pid = 0
-        count = capacity.partitions(limits)
+        count = self._counted = capacity.partitions(limits)
         for i in range(count):
             self.partitions.append(self._partition(((i * HASH_SPACE) // count, b""), 0.0, -1))
             self.lows.append(self.partitions[-1].low)
@@ -161,6 +166,9 @@ class KeySpace:
         wanted = self.table.follow_peak(second, used_total)
         if wanted:
             self._add_partitions(wanted, second, now)
+        if len(self.partitions) != self._counted:
+            self._counted = len(self.partitions)
+            self.table.follow_partitions(self._counted)
         if (second + 1) % self.window == 0:
             for part in self.partitions:
                 part.allowance.renew()

@@ -1,11 +1,15 @@
 """A table's (or an index's) table-level allowances: its throughput, its quotas, on-demand growth.
 
 Whatever its partitions could serve, a table serves at most its provisioned units, its on-demand
-allowance and the per-table quota. An on-demand table's allowance grows with its traffic, as the
-chosen reading of AWS's words says (`choices.growth`): to twice the busiest minute that is at
-least 30 minutes old (the documented worst case), or twice the busiest minute so far (the
-optimistic bound); either way never past the quota, and the table then wants enough partitions
-for the new allowance.
+allowance, its on-demand maximum throughput and the per-table quota. An on-demand table's
+allowance grows with its traffic, as the chosen reading of AWS's words says (`choices.growth`): to
+twice the busiest minute that began at least 30 minutes ago (the documented worst case: "throttling
+can occur if you exceed double your previous peak within 30 minutes", so a peak reached at a
+minute's start counts 30 minutes later), or twice the busiest minute so far (the optimistic
+bound); either way never past the quota. The table then wants enough partitions for the new
+allowance, and serves what its partitions serve: whole partitions of 1,000 write units, so a
+peak a little short of a round figure (a few requests its partitions refused) does not shrink the
+next doubling, and partitions added by splits for heat raise it too.
 """
 
 from __future__ import annotations
@@ -63,14 +67,24 @@ class TableAllowance:
             return 0
         self._minutes.append(self._minute_used / 60)
         self._minute_used = 0.0
-        wait = 0 if self.choices.growth == OPTIMISTIC else math.ceil(self.limits.on_demand_peak_seconds / 60)
-        old_enough = self._minutes[: len(self._minutes) - wait]
+        # A minute's peak counts once the minute *began* 30 minutes ago (its first second may hold it).
+        wait = (
+            0 if self.choices.growth == OPTIMISTIC else math.ceil(self.limits.on_demand_peak_seconds / 60) - 1
+        )
+        old_enough = self._minutes[: len(self._minutes) - max(0, wait)]
         rate = self.limits.on_demand_peak_factor * max(old_enough, default=0.0)
         if rate <= self.write_rate:
             return 0
         self._grow(rate)
         served = min(rate, self.limits.table_write_quota)
         return math.ceil(served / self.limits.partition_write_units)
+
+    def follow_partitions(self, count: int) -> None:
+        """On-demand: the table serves what its `count` partitions serve (whole partitions)."""
+        if self.capacity.mode == ON_DEMAND:
+            served = count * self.limits.partition_write_units
+            if served > self.write_rate:
+                self._grow(served)
 
     def _grow(self, rate: float) -> None:
         self.write_rate = rate

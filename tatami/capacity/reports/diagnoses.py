@@ -1,40 +1,49 @@
 """Why a run throttled and what to change: the verdict as data (`Verdict`), and its one line of text.
 
 Each throttled request has a cause the model knows (`model.space`'s columns): a partition's own
-limit, the table's throughput, the per-table quota, an index's back pressure, or (not a throttle)
-an item collection at its size limit. Partition-level throttling is then told apart by whom the
-partition served in the seconds it throttled (`partition.Top`), each with the fix AWS's guidance
-gives (bp-partition-key-design.html, TroubleshootingThrottlingOnDemand.html):
+limit, the table's throughput, the per-table quota, an on-demand maximum throughput, another item
+of the request (an index's back pressure, a transaction's other item), or (not a throttle) an
+item collection at its size limit. Partition-level throttling is then told apart by the load's
+shape and by whom the partition served in the seconds it throttled (`causes`), each with the fix
+AWS's guidance gives (bp-partition-key-design.html, TroubleshootingThrottlingOnDemand.html) and the
+number to set (`fixes`):
 
+- rolling hot partition: an ordered load (shuffle it);
 - hot item / hot key: one item or one partition key takes the partition, second after second;
-- rolling hot partition: one key takes it in each second, but a different key as the run goes on
-  (a load in key order);
 - collision: a few keys, each under the limit alone, share a partition by where they hashed;
 - busy partition: many keys, none dominant, on too few partitions.
 
+An on-demand table's own limit is judged against AWS's growth rule (`growth`): a load that broke
+it is told how to ramp by the rule or what to warm to; one that kept it is not told to ramp.
 With no throttling, a partition that ran near its limit for one item or key is still named: it
-throttles past that, and an item never splits. `keys`/`keys_hot` are the keys each names.
+throttles past that, and an item never splits.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
+from tatami.capacity.model.capacity import ON_DEMAND
 from tatami.capacity.model.space import (
     ACC_R,
     ACC_REQ,
     ACC_W,
     REFUSED,
     THR_INDEX,
+    THR_MAX,
     THR_QUOTA,
     THR_R,
     THR_REQ,
     THR_TABLE,
     THR_W,
 )
-from tatami.capacity.reports.causes import partition_diagnoses, unthrottled_warnings
-from tatami.capacity.reports.report import Report, SpaceFacts
-from tatami.capacity.reports.verdict import Diagnosis, Verdict, percent
+from tatami.capacity.reports.causes import partition_diagnoses
+from tatami.capacity.reports.facts import SpaceFacts
+from tatami.capacity.reports.fixes import capacity_fixes, growth_judgement, peak
+from tatami.capacity.reports.hot import unthrottled_warnings
+from tatami.capacity.reports.report import Report
+from tatami.capacity.reports.seen import seen
+from tatami.capacity.reports.verdict import Diagnosis, Fix, Verdict, percent
 
 __all__ = ["diagnose"]
 
@@ -48,7 +57,9 @@ def diagnose(report: Report) -> Verdict:
     throttled = any(report.totals(name)[THR_REQ] or report.totals(name)[REFUSED] for name in report.spaces)
     if not throttled:
         found = [
-            w for facts in report.spaces.values() for w in unthrottled_warnings(facts, _reads(report, facts))
+            w
+            for facts in report.spaces.values()
+            for w in unthrottled_warnings(report, facts, _reads(report, facts))
         ]
     found.sort(key=lambda diagnosis: -diagnosis.share)
     return Verdict(
@@ -59,6 +70,7 @@ def diagnose(report: Report) -> Verdict:
         report.duration or float(report.seconds),
         report.stats.errors,
         report.scale,
+        seen(report),
     )
 
 
@@ -69,12 +81,14 @@ def _space_diagnoses(report: Report, facts: SpaceFacts) -> list[Diagnosis]:
     if totals[REFUSED]:
         found.append(_collection(facts, totals[REFUSED]))
     if totals[THR_QUOTA]:
-        found.append(_quota(facts, totals[THR_QUOTA] / throttled, reads))
+        found.append(_quota(report, facts, totals[THR_QUOTA] / throttled, reads))
+    if totals[THR_MAX]:
+        found.append(_maximum(report, facts, totals[THR_MAX] / throttled))
     if totals[THR_TABLE]:
         found.append(_table_limit(report, facts, totals[THR_TABLE] / throttled, reads))
-    own = totals[THR_REQ] - totals[THR_TABLE] - totals[THR_QUOTA] - totals[THR_INDEX]
+    own = totals[THR_REQ] - totals[THR_TABLE] - totals[THR_QUOTA] - totals[THR_MAX] - totals[THR_INDEX]
     if own > 0:
-        for diagnosis in partition_diagnoses(facts, own / throttled, reads, report.sharding):
+        for diagnosis in partition_diagnoses(report, facts, own / throttled, reads):
             found = _merged(found, diagnosis)
     if facts.index:
         found = [diagnosis.as_index(facts.name) for diagnosis in found]
@@ -107,38 +121,51 @@ def _collection(facts: SpaceFacts, refused: float) -> Diagnosis:
         f"item collection {', '.join(keys[:3])} reached its 10 GB limit: {refused:,.0f} writes refused "
         "(ItemCollectionSizeLimitExceededException: with a local secondary index a collection stays on "
         "one partition)",
-        "spread the partition key (add a suffix), or index with a global secondary index instead",
+        (
+            Fix(
+                "spread the partition key (add a suffix), or index with a global secondary index instead",
+                "key",
+            ),
+        ),
     )
 
 
-def _quota(facts: SpaceFacts, share: float, reads: bool) -> Diagnosis:
+def _quota(report: Report, facts: SpaceFacts, share: float, reads: bool) -> Diagnosis:
     kind = "read" if reads else "write"
-    return Diagnosis(
+    asked = peak(report, facts)[1 if reads else 0]
+    fix = Fix(
+        f"request a quota increase to {asked:,.0f} (Service Quotas, Amazon DynamoDB: 'Table-level {kind} "
+        "throughput limit'; the load's busiest second); warm throughput or provisioned units above the quota "
+        "do not help",
         "quota",
-        facts.name,
-        share,
-        (),
-        f"the per-table quota ({facts.quota:,.0f} {kind} units a second) refused {percent(share)} "
-        "of the throttled requests",
-        f"request a quota increase (Service Quotas, Amazon DynamoDB: 'Table-level {kind} throughput limit'); "
-        "warm throughput or provisioned units above the quota do not help",
+        asked,
     )
+    finding = (
+        f"the per-table quota ({facts.quota:,.0f} {kind} units a second) refused {percent(share)} "
+        "of the throttled requests"
+    )
+    return Diagnosis("quota", facts.name, share, (), finding, (fix,))
+
+
+def _maximum(report: Report, facts: SpaceFacts, share: float) -> Diagnosis:
+    write, read = peak(report, facts)
+    finding = (
+        f"the on-demand maximum throughput ({facts.capacity}) refused {percent(share)} of the throttled "
+        "requests"
+    )
+    fix = Fix(
+        f"raise the maximum throughput to the load's {write:,.0f} write / {read:,.0f} read units/s, or "
+        "keep it as the cap on the bill (requests past it throttle)",
+        "maximum throughput",
+        write,
+    )
+    return Diagnosis("maximum throughput", facts.name, share, (), finding, (fix,))
 
 
 def _table_limit(report: Report, facts: SpaceFacts, share: float, reads: bool) -> Diagnosis:
-    units = "RCU" if reads else "WCU"
-    offered = max(
-        (row[ACC_W] + row[THR_W] + row[ACC_R] + row[THR_R] for row in report.series[facts.name]), default=0.0
-    )
     finding = f"the table-level limit ({facts.capacity}) refused {percent(share)} of the throttled requests"
-    if facts.provisioned:
-        fix = (
-            f"raise {units} to the load's rate (it offered up to {offered:,.0f} units a second, retries too)"
-        )
-    else:
-        fix = (
-            f"warm the table (warm throughput) to the load's rate (it offered up to {offered:,.0f} units "
-            f"a second, retries too; its allowance reached {facts.write_rate:,.0f}), or ramp up over "
-            "30 minutes: on-demand doubles its previous peak"
-        )
-    return Diagnosis("table limit", facts.name, share, (), finding, fix)
+    fixes = capacity_fixes(report, facts, reads)
+    if facts.setting.mode == ON_DEMAND:
+        clause, ramp = growth_judgement(report, facts)
+        finding, fixes = f"{finding}{clause}", (*fixes, *ramp)
+    return Diagnosis("table limit", facts.name, share, (), finding, fixes)

@@ -6,6 +6,7 @@ import csv
 from collections.abc import Sequence
 from pathlib import Path
 
+from tatami.capacity.model.prices import Prices
 from tatami.capacity.model.space import ACC_R, ACC_W, THR_R, THR_W
 from tatami.capacity.reports.ranges import Ranges
 from tatami.capacity.reports.report import Report
@@ -89,7 +90,18 @@ def render(report: Report, spaces: int = SPARKLINES) -> str:
     if len(busiest) > spaces:
         lines.append(f"... and {len(busiest) - spaces} quieter tables and indexes")
     lines.append(str(report.verdict))
-    return "\n".join(lines)
+    lines.append(_load_time(report))
+    prices = Prices()
+    lines.append(f"cost, sustained ({prices.region} list prices of {prices.as_of}): {report.cost.text}")
+    return "\n".join(line for line in lines if line)
+
+
+def _load_time(report: Report) -> str:
+    """A bulk load's time beside the time at its pace (what throttling cost it); nothing for callers."""
+    if report.shape is None:
+        return ""
+    ideal = report.items / report.shape.pace
+    return f"the load took {report.duration:,.1f} s; at its threads' pace, unthrottled: {ideal:,.1f} s"
 
 
 def render_ranges(ranges: Ranges, spaces: int = SPARKLINES) -> str:

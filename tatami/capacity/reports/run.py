@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from tatami.capacity.model.engine import Simulation
+from tatami.capacity.model.engine import Simulation, no_cycle_collection
 from tatami.capacity.reports.diagnoses import diagnose
 from tatami.capacity.reports.report import Report, collect
 from tatami.capacity.workloads.builders import Workload
@@ -22,7 +22,8 @@ def simulate(workload: Workload, max_seconds: float = 86_400, scale: float | Non
     `scale`: the workload replays recorded traffic that many times over (the verdict says so).
     """
     simulation = Simulation(workload.spaces, max_seconds=max_seconds)
-    simulation.run(workload.client)
+    with no_cycle_collection():
+        simulation.run(workload.client)
     report = collect(workload, simulation)
     report.scale = scale
     report.verdict = diagnose(report)

@@ -1,7 +1,9 @@
-"""A verdict as data: each diagnosis (what happened, to which keys, what to change) and the run's pace.
+"""A verdict as data: each diagnosis (what happened, to which keys, the fixes with their numbers), what the
+application saw, and the run's pace.
 
 The text the terminal shows is rendered from it (`Verdict.text`); `tatami local insights` and any
-other caller can read the same fields instead.
+other caller can read the same fields instead. Harm is told as the application saw it first
+(requests that failed, retries, time added), then as DynamoDB counted it (attempts throttled).
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-__all__ = ["Diagnosis", "Verdict", "percent"]
+__all__ = ["Diagnosis", "Fix", "Seen", "Verdict", "dollars", "percent"]
 
 
 def percent(share: float) -> str:
@@ -29,16 +31,44 @@ def percent(share: float) -> str:
     return f"{share:.1%}" if share < 0.1 else f"{share:.0%}"
 
 
+def dollars(amount: float) -> str:
+    """Dollars to the cent under $100, to the dollar from there (a month's bill is read in dollars).
+
+    >>> dollars(47.449), dollars(1898.0)
+    ('$47.45', '$1,898')
+    """
+    return f"${amount:,.2f}" if amount < 100 else f"${amount:,.0f}"
+
+
+@dataclass(frozen=True)
+class Fix:
+    """One thing to change: in words, what to set and to what (computed from the load without its
+    retries), and what the workload would cost a month with it (USD), when the bill changes."""
+
+    text: str
+    setting: str = ""  # "WCU", "warm write throughput", "shards", "order", ...
+    value: float | None = None
+    monthly: float | None = None
+
+    def __str__(self) -> str:
+        cost = f" (about {dollars(self.monthly)} a month)" if self.monthly is not None else ""
+        return f"{self.text}{cost}"
+
+
 @dataclass(frozen=True)
 class Diagnosis:
-    """One cause: its `kind`, where, how much of the throttling it explains, the keys, the fix."""
+    """One cause: its `kind`, where, how much of the throttling it explains, the keys, the fixes."""
 
     kind: str  # "hot key", "hot item", "rolling hot partition", "collision", "busy partition", ...
     space: str
     share: float  # of the key space's throttled requests it explains (1.0 for a refusal or a warning)
     keys: tuple[str, ...]
     finding: str
-    fix: str
+    fixes: tuple[Fix, ...]
+
+    @property
+    def fix(self) -> str:
+        return "; or ".join(str(fix) for fix in self.fixes)
 
     @property
     def text(self) -> str:
@@ -53,16 +83,37 @@ class Diagnosis:
 
 
 @dataclass(frozen=True)
+class Seen:
+    """What the application saw of one operation: requests, failures, retries, time added to a request."""
+
+    operation: str
+    requests: int
+    failed: int
+    retries: int
+    added: float  # mean seconds beyond one round trip
+    p99: float  # seconds within which 99% of requests had their answer
+
+    @property
+    def text(self) -> str:
+        failed = (
+            f"{percent(self.failed / self.requests)} failed ({self.failed:,})" if self.requests else "none"
+        )
+        timing = f"+{self.added * 1000:,.0f} ms mean, {self.p99 * 1000:,.0f} ms p99"
+        return f"{self.operation}: {failed}, {self.retries:,} SDK retries, {timing}"
+
+
+@dataclass(frozen=True)
 class Verdict:
-    """What a run says: whether it throttled, why (most throttles first), and at what pace it went."""
+    """What a run says: whether it throttled, why (most throttles first), what the application saw."""
 
     throttled: bool
     diagnoses: tuple[Diagnosis, ...]
     requests: float  # accepted, on the table
     throttled_requests: float  # attempts throttled, on the table
     seconds: float
-    errors: int  # throttling errors the SDK gave up on (the application saw them)
+    errors: int  # errors the application saw (the SDK gave up, or did not retry)
     scale: float | None = None
+    seen: tuple[Seen, ...] = ()  # per operation (open-loop callers); a loader's is its time
 
     @property
     def kinds(self) -> list[str]:
@@ -83,8 +134,14 @@ class Verdict:
         attempts = self.requests + self.throttled_requests
         throttled = self.throttled_requests
         share = f"{percent(throttled / attempts)} of attempts throttled ({throttled:,.0f})"
-        errors = f"; the SDK gave up on {self.errors:,} calls" if self.errors else ""
-        return f"{prefix}throttles: {causes}; {share}{errors}; {pace}"
+        seen = "; ".join(entry.text for entry in self.seen)
+        seen = f"the application saw: {seen}; " if seen else ""
+        errors = (
+            f"; the SDK gave up on {self.errors:,} calls (sent again)"
+            if self.errors and not self.seen
+            else ""
+        )
+        return f"{prefix}throttles: {causes}; {seen}{share}{errors}; {pace}"
 
     def __str__(self) -> str:
         return self.text

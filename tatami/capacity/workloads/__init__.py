@@ -1,3 +1,4 @@
-"""What is sent to the model, and how: the clients (bulk loaders, steady arrivals, recorded calls)
-and the workloads built from keys, counters and reads.
+"""What is sent to the model, and how: the clients (bulk loaders; callers that are functions'
+environments, each with its own SDK client, at set rates or recorded times) and the workloads built
+from keys, counters, reads and mixes, with what each asks without its retries (`demand`).
 """

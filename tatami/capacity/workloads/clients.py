@@ -21,6 +21,7 @@ from itertools import islice
 from typing import Any, Protocol
 
 from tatami.capacity.model.engine import Client, Request, Simulation
+from tatami.capacity.workloads.outcomes import Outcome
 from tatami.capacity.workloads.sdk import SdkClient
 
 __all__ = ["BATCH", "BATCH_WRITER", "AppRetry", "BatchLoader", "CallStats", "Caller"]
@@ -56,17 +57,21 @@ class CallStats:
     calls: int = 0
     throttled_calls: int = 0  # calls answered with a throttling error (retried or not)
     retries: int = 0  # calls the SDK sent again
-    errors: int = 0  # throttling errors the SDK gave up on (the application saw them)
+    errors: int = 0  # throttling errors returned: the SDK gave up, or would not retry (a transaction)
     gave_up: int = 0  # requests abandoned (open loop: attempts exhausted; loader: past AppRetry.attempts)
     failed: int = 0  # writes refused for good (an item collection at its size limit)
     finished: float = 0.0
 
 
 class Caller(Client, Protocol):
-    """A client calling through an SDK client and counting what it saw (every client here)."""
+    """A client calling through an SDK client and counting what it saw (every client here).
+
+    `outcomes`: per operation, what open-loop callers saw (a loader's threads resend until done: none).
+    """
 
     stats: CallStats
     sdk: SdkClient
+    outcomes: dict[str, Outcome]
 
 
 @dataclass
@@ -88,6 +93,7 @@ class BatchLoader:
             raise ValueError(f"workers {workers} must be at least 1")
         self._pending: Iterator[Request] = iter(requests)
         self.sdk, self.app, self.stats = sdk, app, CallStats()
+        self.outcomes: dict[str, Outcome] = {}
         self._rng = random.Random(f"app:{workers}")
         self._queue = [(0.0, n, _Worker(n)) for n in range(workers)]
         self._busy = 0  # workers still writing

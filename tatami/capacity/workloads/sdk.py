@@ -26,16 +26,27 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+import botocore.session
 from botocore import loaders, retryhandler, translate
 from botocore.retries import quota, standard
 
 from tatami.capacity.workloads.rate_limiter import RateLimiter, SimClock
 
-__all__ = ["ADAPTIVE", "LEGACY", "MODES", "STANDARD", "ClientConfig", "SdkClient"]
+__all__ = [
+    "ADAPTIVE",
+    "LEGACY",
+    "MODES",
+    "OK_RESPONSE",
+    "STANDARD",
+    "TRANSACTION_CANCELED",
+    "ClientConfig",
+    "SdkClient",
+]
 
 LEGACY, STANDARD, ADAPTIVE = "legacy", "standard", "adaptive"
 MODES = (LEGACY, STANDARD, ADAPTIVE)
 THROTTLED = {"Error": {"Code": "ProvisionedThroughputExceededException"}}
+TRANSACTION_CANCELED = "TransactionCanceledException"  # what a throttled transaction is answered with
 SERVICE = "dynamodb"
 
 
@@ -121,6 +132,34 @@ class SdkClient:
     def latency(self) -> float:
         return self.config.latency
 
+    @property
+    def ceilings(self) -> list[float]:
+        """The longest sleep after each attempt but the last (botocore's rule, its random factor at 1)."""
+        return self._ceilings
+
+    def jitter(self) -> float:
+        """botocore's random factor of a sleep: rand(0, 1) in standard and adaptive, 1 in legacy."""
+        return 1.0 if self._legacy is not None else self._rng.random()
+
+    def retries(self, code: str, operation: str = "TransactWriteItems") -> bool:
+        """Whether this client's retry mode retries `operation` answered with error `code` (botocore decides).
+
+        A throttled transaction is answered with TransactionCanceledException (its reasons say
+        ThrottlingError: API_TransactWriteItems.html), which no retry mode retries.
+
+        >>> client = SdkClient()
+        >>> client.retries("ProvisionedThroughputExceededException"), client.retries(TRANSACTION_CANCELED)
+        (True, False)
+        """
+        error = {"Error": {"Code": code}}
+        if self._legacy is not None:
+            delay = self._legacy(1, (THROTTLED_RESPONSE, error), None, request_dict={"context": {}})
+            return delay is not None
+        context = standard.RetryContext(
+            1, parsed_response=error, http_response=THROTTLED_RESPONSE, operation_model=_operation(operation)
+        )
+        return bool(self._conditions.is_retryable(context))
+
     def send_at(self, now: float) -> float:
         """When a call may go out: now, or (adaptive, after a throttle) once a token is there."""
         return self._limiter.send_at(now) if self._limiter else now
@@ -138,13 +177,6 @@ class SdkClient:
         if not self._conditions.is_retryable(retry) or not self._quota.acquire_retry_quota(retry):
             return None
         return float(self._backoff.delay_amount(retry))
-
-    def own_client_delay(self, attempt: int) -> float | None:
-        """The sleep of a caller with its own client (a Lambda function's): no shared quota, no limiter."""
-        if attempt > len(self._ceilings):
-            return None
-        ceiling = self._ceilings[attempt - 1]
-        return ceiling if self._legacy is not None else self._rng.random() * ceiling
 
     def _legacy_delay(self, attempt: int, context: dict[str, Any] | None = None) -> float | None:
         assert self._legacy is not None
@@ -174,6 +206,12 @@ def _legacy_config(retries: dict[str, int] | None) -> dict[str, Any]:
         SERVICE, data["retry"], data["definitions"], retries
     )
     return config
+
+
+@functools.cache
+def _operation(name: str) -> Any:
+    """botocore's model of a DynamoDB operation (its modeled errors decide what standard mode retries)."""
+    return botocore.session.get_session().get_service_model(SERVICE).operation_model(name)
 
 
 @functools.cache

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tatami.capacity.adapters.accesses import Schema, accesses
+from tatami.capacity.adapters.accesses import Access, Schema, accesses
 from tatami.capacity.adapters.traffic import key_stats, replay
 from tatami.capacity.model.space import THR_REQ
 from tatami.capacity.reports.run import simulate
@@ -84,7 +84,8 @@ def test_queries_read_the_key_of_their_condition_on_the_index_they_name() -> Non
     assert (access.index, access.pk, access.units, access.write) == ("ByStatus", {"S": "PENDING"}, 0.5, False)
 
 
-def test_the_hottest_key_ranks_first_and_its_replay_at_scale_throttles() -> None:
+def hot_and_calm() -> list[Access]:
+    """100 updates a second for 4 s, every other one of the key "hot", the rest of keys of their own."""
     records = [
         record(
             t / 100,
@@ -94,7 +95,11 @@ def test_the_hottest_key_ranks_first_and_its_replay_at_scale_throttles() -> None
         )
         for t in range(400)
     ]
-    found = list(accesses(records, SCHEMAS))
+    return list(accesses(records, SCHEMAS))
+
+
+def test_the_hottest_key_ranks_first_and_its_replay_at_scale_throttles() -> None:
+    found = hot_and_calm()
     ranked = key_stats(found)["Orders"]
     assert ranked[0].key == "hot" and ranked[0].write_units == 200 and ranked[0].peak == 50
     calm = simulate(replay(found, Setting(), scale=10))
@@ -103,3 +108,15 @@ def test_the_hottest_key_ranks_first_and_its_replay_at_scale_throttles() -> None
     assert hot.totals()[THR_REQ] > 0
     assert hot.verdict is not None and hot.verdict.kinds[0] in ("hot key", "hot item")
     assert hot.verdict.diagnoses[0].keys == ("hot",)
+
+
+def test_a_replayed_hot_key_is_told_the_key_values_its_recorded_calls_need_not_their_retries() -> None:
+    # 100 updates a second recorded, half of them of "hot", replayed 50 times over: 5,000 write units a
+    # second on the table, 2,500 on the one key, which 3 partition key values carry (1,000 each)
+    found = hot_and_calm()
+    workload = replay(found, Setting(), scale=50)
+    assert workload.demand.peak("Orders") == (5000.0, 0.0)
+    report = simulate(workload)
+    assert report.verdict is not None
+    spread = next(fix for fix in report.verdict.diagnoses[0].fixes if fix.setting == "shards")
+    assert spread.value == 3
