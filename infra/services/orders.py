@@ -12,7 +12,7 @@ from infra.constructs.service_api import Route
 from infra.constructs.service_function import ServiceFunction
 from infra.constructs.shared import Shared
 from infra.constructs.table_grants import grant_indexes, grant_table
-from infra.constructs.zorder_index import ZOrderIndex
+from infra.patterns import ZOrderIndex
 from tatami_functions import stack_outputs
 from tatami_functions.orders import keys
 from tatami_functions.orders.settings import OrdersTables
@@ -70,7 +70,11 @@ class OrdersService(Construct):
         shared.api.add_routes(self.function, ROUTES)
         # GET /orders/search: date x total x status through the engine
         self.index = ZOrderIndex(
-            self, "ZIndex", shared=shared, table=self.orders, declaration=ORDERS_ZINDEX, service=SERVICE
+            self,
+            "ZIndex",
+            table=self.orders,
+            declaration=ORDERS_ZINDEX,
+            functions=shared.pattern_functions(SERVICE),
         )
         self.index.grant_search(self.function)
         # The order's Put and the summary's Update (one transaction), the status change's Update, reads
