@@ -99,17 +99,7 @@ class ListingsStack(cdk.Stack):
             deploy_options=apigw.StageOptions(
                 stage_name="v1",
                 access_log_destination=apigw.LogGroupLogDestination(access_logs),
-                access_log_format=apigw.AccessLogFormat.json_with_standard_fields(
-                    caller=True,
-                    http_method=True,
-                    ip=True,
-                    protocol=True,
-                    request_time=True,
-                    resource_path=True,
-                    response_length=True,
-                    status=True,
-                    user=True,
-                ),
+                access_log_format=apigw.AccessLogFormat.clf(),
             ),
         )
         _acknowledge(
