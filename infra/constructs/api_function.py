@@ -45,7 +45,16 @@ class ApiFunction(ServiceFunction):
             handler=f"{FUNCTIONS_PACKAGE}.{service}.handler.{entry}",
             **function_props,
         )
-        routes = resolver_routes(api_module(service), methods)
-        if any(route.pages for route in routes):
-            shared.page_tokens.grant(self)
-        shared.api.add_routes(self, routes)
+        serve_resolver_routes(self, shared=shared, service=service, methods=methods)
+
+
+def serve_resolver_routes(
+    function: ServiceFunction, *, shared: Shared, service: str, methods: Collection[str] | None = None
+) -> None:
+    """Serve on the one API the routes `service`'s resolver declares (those of `methods`) with
+    `function`, which may read the page-token key when one of them pages: for a function a pattern
+    (infra/patterns) made, as for an ApiFunction."""
+    routes = resolver_routes(api_module(service), methods)
+    if any(route.pages for route in routes):
+        shared.page_tokens.grant(function)
+    shared.api.add_routes(function, routes)

@@ -78,13 +78,16 @@ def _route(method: str, path: str, operation: Mapping[str, Any]) -> Route:
 
 
 @cache
-def openapi_document() -> dict[str, Any]:
-    """Every service's routes merged into one OpenAPI document, each operation tagged with its service,
-    with the answers every route shares (`common.openapi`): what the docs function serves."""
+def openapi_document(services: frozenset[str] | None = None) -> dict[str, Any]:
+    """Every service's routes (those of `services` when given) merged into one OpenAPI document, each
+    operation tagged with its service, with the answers every route shares (`common.openapi`): what
+    the docs function serves."""
     merger = OpenAPIMerge(title="tatami", version="1.0.0", on_conflict="error")
     for module in service_api_modules():
-        schema = importlib.import_module(module).app.get_openapi_schema()
         service = module.split(".")[1]
+        if services is not None and service not in services:
+            continue
+        schema = importlib.import_module(module).app.get_openapi_schema()
         for item in (schema.paths or {}).values():
             for method in METHODS:
                 operation = getattr(item, method, None)

@@ -11,6 +11,7 @@ from constructs import Construct
 
 from infra.constructs.data_table import DataTable, schema_props
 from infra.constructs.page_tokens import PageTokenKey
+from infra.constructs.pattern_functions import PatternFunctions
 from infra.constructs.service_api import ServiceApi
 from infra.constructs.service_function import SharedLayers
 from tatami_functions.common.tables import TableSchema
@@ -43,3 +44,9 @@ class Shared:
         if output:
             CfnOutput(Stack.of(scope), output, value=table.table_name)
         return table
+
+    def pattern_functions(self, service: str) -> PatternFunctions:
+        """How a service of this app has a pattern (infra/patterns) make its functions: with the app's
+        layers, under the service's name, deployed safely (the monitoring stack makes the alarm that
+        rolls a deployment back)."""
+        return PatternFunctions(layers=self.layers, service=service, safe_deployments=True)

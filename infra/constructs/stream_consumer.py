@@ -54,12 +54,15 @@ def subscribe_to_stream(
     retry_attempts: int,
     max_record_age: Duration,
     filters: Sequence[Mapping[str, Any]] = (),
+    safe_deployment: bool = True,
 ) -> None:
     """Run ``function`` on ``table``'s stream from its oldest record, reporting partial batch failures,
     bisecting a failing batch, within bounded retries and record age, parking what it gives up on in
     ``failures``. The mapping invokes the function's live alias, which CodeDeploy shifts to each new
-    version (`deployments.live_alias`)."""
-    live_alias(function).add_event_source(
+    version (`deployments.live_alias`); without ``safe_deployment``, the function itself (an app that
+    has no Critical alarm to roll a deployment back on)."""
+    target: lambda_.Function | lambda_.Alias = live_alias(function) if safe_deployment else function
+    target.add_event_source(
         sources.DynamoEventSource(
             table,
             starting_position=lambda_.StartingPosition.TRIM_HORIZON,

@@ -22,18 +22,16 @@ from aws_cdk import CfnOutput, Duration, Stack
 from aws_cdk import aws_apigateway as apigw
 from constructs import Construct
 
-from infra.constructs.api_function import ApiFunction
+from infra.constructs.api_function import serve_resolver_routes
 from infra.constructs.data_table import TableCapacity
 from infra.constructs.service_api import ServiceApi
 from infra.constructs.shared import Shared
+from infra.patterns.ip_range_table import DEFAULT_POINTER_TTL, IpRangeTable
 from tatami_functions import stack_outputs
-from tatami_functions.ip_lookup.settings import DEFAULT_TTL, LookupSettings
-from tatami_functions.ip_lookup.table import RANGES
 
 LOOKUP_PATH = "/ip/{address}"
 _ADDRESS_PARAMETER = "method.request.path.address"
 DEFAULT_CACHE_TTL = Duration.minutes(5)
-DEFAULT_POINTER_TTL = Duration.seconds(DEFAULT_TTL)  # the alias cache of each function container
 _CLUSTER_SIZES = ("0.5", "1.6", "6.1", "13.5", "28.4", "58.2", "118", "237")
 
 
@@ -70,8 +68,9 @@ class LookupCache:
             raise ValueError(f"cluster_gb {self.cluster_gb!r} must be one of {', '.join(_CLUSTER_SIZES)}")
 
 
-class IpLookupService(Construct):
-    """The IP lookup service on the shared API; `table` is the ranges table the loader fills."""
+class IpLookupService(IpRangeTable):
+    """The IP lookup service on the shared API: the `IpRangeTable` pattern (infra/patterns) with its
+    routes, the stage cache and the stack output; `table` is the ranges table the loader fills."""
 
     def __init__(
         self,
@@ -83,25 +82,16 @@ class IpLookupService(Construct):
         capacity: TableCapacity | None = None,
         pointer_ttl: Duration = DEFAULT_POINTER_TTL,
     ) -> None:
-        super().__init__(scope, construct_id)
-        self.table = shared.data_table(
-            self,
-            "Ranges",
-            RANGES,
+        super().__init__(
+            scope,
+            construct_id,
             capacity=capacity,  # pre-warm before a first big load (seed 003) with TableCapacity
+            pointer_ttl=pointer_ttl,
+            functions=shared.pattern_functions("ip_lookup"),
+            deletion_protection=shared.deletion_protection,
+            replica_regions=shared.replica_regions,
         )
-        self.function = ApiFunction(
-            self,
-            "LookupFunction",
-            shared=shared,
-            service="ip_lookup",
-            environment=LookupSettings.environment(
-                table=self.table.table_name, alias_ttl_seconds=pointer_ttl.to_seconds()
-            ),
-            description="IP range lookup: one Query per address (GET /ip/{address}, POST /ip/lookups)",
-        )
-        # The alias item (GetItem) and the range below an address (Query): nothing else, no streams.
-        self.table.grant(self.function, "dynamodb:GetItem", "dynamodb:Query")
+        serve_resolver_routes(self.function, shared=shared, service="ip_lookup")
         lookup = shared.api.rest_api.root.resource_for_path(LOOKUP_PATH).node.find_child("GET")
         _key_cache_by_address(lookup.node.default_child)
         if cache is not None:

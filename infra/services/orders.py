@@ -10,7 +10,7 @@ from constructs import Construct
 from infra.constructs.api_function import ApiFunction
 from infra.constructs.shared import Shared
 from infra.constructs.table_grants import grant_indexes, grant_table
-from infra.constructs.zorder_index import ZOrderIndex
+from infra.patterns import ZOrderIndex
 from tatami_functions import stack_outputs
 from tatami_functions.orders import keys
 from tatami_functions.orders.settings import OrdersTables
@@ -60,7 +60,11 @@ class OrdersService(Construct):
         )
         # GET /orders/search: date x total x status through the engine
         self.index = ZOrderIndex(
-            self, "ZIndex", shared=shared, table=self.orders, declaration=ORDERS_ZINDEX, service=SERVICE
+            self,
+            "ZIndex",
+            table=self.orders,
+            declaration=ORDERS_ZINDEX,
+            functions=shared.pattern_functions(SERVICE),
         )
         self.index.grant_search(self.function)
         # The order's Put and the summary's Update (one transaction), the status change's Update, reads

@@ -13,7 +13,7 @@ from constructs import Construct
 from infra.constructs.api_function import ApiFunction
 from infra.constructs.shared import Shared
 from infra.constructs.table_grants import grant_table
-from infra.constructs.zorder_index import ZOrderIndex
+from infra.patterns import ZOrderIndex
 from tatami_functions import stack_outputs
 from tatami_functions.places.table import PLACES, PLACES_TABLE
 
@@ -43,7 +43,7 @@ class PlacesService(Construct):
             description="tatami places: PUT/GET /places/{id}, GET /places/search (Z-order box search)",
         )
         self.index = ZOrderIndex(
-            self, "ZIndex", shared=shared, table=self.table, declaration=PLACES, service=SERVICE
+            self, "ZIndex", table=self.table, declaration=PLACES, functions=shared.pattern_functions(SERVICE)
         )
         self.index.grant_search(self.api_function)
         grant_table(self.api_function, self.table, "UpdateItem")  # PUT /places/{id}

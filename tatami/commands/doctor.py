@@ -25,7 +25,8 @@ from tatami.commands.local import synthesize
 @click.option(
     "--no-synth", is_flag=True, help="Check --cdk-out (default: the checkout's cdk.out) as it is, unchanged."
 )
-def doctor(cdk_out: Path | None, no_synth: bool) -> None:
+@click.option("--services", help="Check the app with these services only, comma-separated (default: all).")
+def doctor(cdk_out: Path | None, no_synth: bool, services: str | None) -> None:
     """Check every function of the app as Lambda will run it, and the template as AWS will take it.
 
     \b
@@ -47,11 +48,11 @@ def doctor(cdk_out: Path | None, no_synth: bool) -> None:
         _check(cdk_out or repo_root() / "cdk.out")
         return
     if cdk_out is not None:
-        synthesize(cdk_out)
+        synthesize(cdk_out, services=services)
         _check(cdk_out)
         return
     with tempfile.TemporaryDirectory(prefix="tatami-doctor-") as folder:
-        synthesize(Path(folder) / "cdk.out")
+        synthesize(Path(folder) / "cdk.out", services=services)
         _check(Path(folder) / "cdk.out")
 
 

@@ -43,6 +43,18 @@ from tatami.samples.catalog import SAMPLES
     help="Cloud assembly to serve.",
 )
 @click.option("--no-synth", is_flag=True, help="Serve --cdk-out as it is instead of synthesizing first.")
+@click.option(
+    "--app",
+    "app_dir",
+    type=click.Path(path_type=Path, file_okay=False, exists=True),
+    show_default="the checkout",
+    help="The folder of another CDK app (its app.py) to synthesize and serve, e.g. examples/listings; "
+    "--cdk-out defaults to its cdk.out.",
+)
+@click.option(
+    "--services",
+    help="The services to deploy, comma-separated (the app's context `services`; default: all).",
+)
 @click.option("--no-samples", is_flag=True, help="Do not load the services' sample data.")
 @click.option(
     "--db-path",
@@ -71,6 +83,8 @@ def local(
     moto_port: int,
     cdk_out: Path | None,
     no_synth: bool,
+    app_dir: Path | None,
+    services: str | None,
     no_samples: bool,
     db_path: Path | None,
     quiet: bool,
@@ -83,7 +97,8 @@ def local(
     """
     if ctx.invoked_subcommand is not None:
         return
-    cdk_out = cdk_out or repo_root() / "cdk.out"
+    app_dir = (app_dir or repo_root()).resolve()
+    cdk_out = cdk_out or app_dir / "cdk.out"
     work_dir = default_work_dir()
     try:
         running = RunningState(work_dir)
@@ -92,7 +107,7 @@ def local(
     try:
         ports_free({"--port": port, "--dynamodb-port": dynamodb_port, "--moto-port": moto_port})
         if not no_synth:
-            synthesize(cdk_out)
+            synthesize(cdk_out, app_dir, services)
         config = LocalCloudConfig(
             cdk_out=cdk_out,
             api_port=port,
@@ -104,7 +119,8 @@ def local(
             iam_mode=iam_mode,
             fault_switch=work_dir / "faults.json",  # `tatami local faults` arms plans there
         )
-        _serve(config, running, load_samples=not no_samples)
+        # The samples are tatami's services' data: another app has its own.
+        _serve(config, running, load_samples=not no_samples and app_dir == repo_root().resolve())
     except (engines.EngineError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
     except KeyboardInterrupt:  # Ctrl-C before the cloud was up (synthesis, engines starting)
@@ -113,15 +129,18 @@ def local(
         running.release()
 
 
-def synthesize(cdk_out: Path) -> None:
+def synthesize(cdk_out: Path, app_dir: Path | None = None, services: str | None = None) -> None:
+    """Run `app_dir`'s app.py (default: the checkout's) into `cdk_out`; `services` selects the services
+    (CDK context `services`, given as `cdk synth -c` gives context: CDK_CONTEXT_JSON)."""
     click.echo(f"synthesizing the CDK app into {cdk_out} ...")
     started = time.monotonic()
+    context = {"CDK_CONTEXT_JSON": json.dumps({"services": services})} if services else {}
     result = subprocess.run(
         [sys.executable, "app.py"],
-        cwd=repo_root(),
+        cwd=app_dir or repo_root(),
         capture_output=True,
         text=True,
-        env={**os.environ, "CDK_OUTDIR": str(cdk_out)},
+        env={**os.environ, "CDK_OUTDIR": str(cdk_out), **context},
     )
     if result.returncode != 0:
         raise click.ClickException(f"`python app.py` failed:\n{result.stderr[-4000:]}")

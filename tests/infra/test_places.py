@@ -12,7 +12,7 @@ from infra.constructs.page_tokens import PageTokenKey
 from infra.constructs.service_api import ServiceApi
 from infra.constructs.service_function import SharedLayers
 from infra.constructs.shared import Shared
-from infra.constructs.zorder_index import ZOrderIndex
+from infra.patterns import PatternFunctions, ZOrderIndex
 from tatami_functions import stack_outputs
 from tatami_functions.places.table import PLACES, PROJECTED
 from tests.support.synthesis import Synthesized
@@ -170,7 +170,13 @@ def test_the_construct_indexes_any_table_with_the_engines_own_maintainer() -> No
         (Attribute("size", UInt(16)), Attribute("weight", UInt(16))),
         (ZIndex("things-z", ("size", "weight"), 4), SortedIndex("things-by-weight", "weight", 2)),
     )
-    ZOrderIndex(stack, "Index", shared=shared, table=table, declaration=declaration, service="things")
+    ZOrderIndex(
+        stack,
+        "Index",
+        table=table,
+        declaration=declaration,
+        functions=PatternFunctions(shared.layers, "things"),
+    )
     template = cdk.assertions.Template.from_stack(stack)
     template.has_resource_properties(
         "AWS::DynamoDB::GlobalTable",

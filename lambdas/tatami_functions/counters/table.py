@@ -1,4 +1,5 @@
-"""The counters' three tables, declared once (read by the repository, built by `infra.services.counters`).
+"""The counters' three tables, declared once (read by the repository, built by the `ShardedCounter`
+pattern: infra/patterns/sharded_counter.py).
 
 - `SHARDS`: one item per shard, partition key `<name>#<n>` (`sharding.shard_key`), attributes `count`
   (the shard's part of the counter) and `v` (the writes it took). Every increment adds to both in

@@ -22,7 +22,7 @@ CUSTOMER_STATUS_ORDERS = IndexSchema(
 # (N: `keys.DEFAULT_SHARDS` unless the stack says otherwise, at most `keys.MAX_SHARDS`).
 STATUS_ORDERS = IndexSchema("StatusOrders", "StatusShard", "OrderDate", include=("CustomerId", "Status"))
 # No stream of its own: nothing consumes the orders' changes (analytics read point-in-time exports);
-# the Z index's maintainer turns one on (infra/constructs/zorder_index.py).
+# the Z index's maintainer turns one on (infra/patterns/zorder_index.py).
 ORDERS = TableSchema("OrderId", indexes=(CUSTOMER_ORDERS, CUSTOMER_STATUS_ORDERS, STATUS_ORDERS))
 # The customer's summary (order count, total, last order), updated in the same transaction as the order.
 CUSTOMERS = TableSchema("CustomerId")

@@ -8,6 +8,9 @@ the engine's own maintainer (``zindex.lambda_handler``, from the zorder layer: n
 partial batch failures, bisection, bounded retries and record age, and an on-failure queue.
 ``grant_search(function)`` gives a search function the declaration and read access to the indexes.
 
+It stands alone: any CDK app's ``TableV2`` and a declaration are all it needs; it brings its layers
+(`infra.constructs.pattern_functions`). tatami's own services pass theirs and their service name.
+
 DynamoDB adds or removes one GSI per table update: add indexes to a deployed table one deploy at a time.
 """
 
@@ -18,13 +21,14 @@ from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_lambda as lambda_
 from constructs import Construct
 
+from infra.constructs.monitoring_targets import ReportsIndexLag
+from infra.constructs.pattern_functions import PatternFunctions
 from infra.constructs.service_function import ServiceFunction, add_environment
-from infra.constructs.shared import Shared
 from infra.constructs.stream_consumer import stream_failure_queue, subscribe_to_stream
 from infra.constructs.table_grants import grant_indexes, grant_table
 from zindex import ENV, IndexedTable
 from zindex.kinds import Index
-from zindex.lambda_handler import BATCH_SIZE_ENV
+from zindex.status import BATCH_SIZE_ENV
 
 MAINTAINER_HANDLER = "zindex.lambda_handler.handler"
 _TYPES = {  # the kinds name their GSI key types as DynamoDB does
@@ -34,13 +38,26 @@ _TYPES = {  # the kinds name their GSI key types as DynamoDB does
 }
 
 
-class ZOrderIndex(Construct):
+class ZOrderIndex(Construct, ReportsIndexLag):
     """The declared indexes on ``table`` plus their stream maintainer.
+
+    Parameters
+    ----------
+    table : the ``TableV2`` to index (its key must be the declaration's key); its stream is turned on.
+    declaration : the ``zindex.IndexedTable`` (attributes, their types and domains, the indexes); its
+        table name is taken from ``table``.
+    functions : how the maintainer is made (layers, service name, safe deployments); default: the
+        stack's own layers, service ``zindex``.
+    batch_size, retry_attempts, max_record_age : how the maintainer consumes the stream.
+
+    Attributes: ``maintainer`` (the function), ``failures`` (its on-failure queue), ``declaration``,
+    ``layers`` (give ``layers.zorder`` to your search function), ``environment`` (what
+    ``grant_search`` sets).
 
     For example (not run as a doctest)::
 
-        ZOrderIndex(stack, "ZIndex", shared=shared, table=table, declaration=PLACES,
-                    service="places")
+        index = ZOrderIndex(stack, "ListingsIndex", table=table, declaration=LISTINGS)
+        index.grant_search(search_function)
     """
 
     def __init__(
@@ -48,16 +65,16 @@ class ZOrderIndex(Construct):
         scope: Construct,
         construct_id: str,
         *,
-        shared: Shared,
         table: dynamodb.TableV2,
         declaration: IndexedTable,
-        service: str,
+        functions: PatternFunctions | None = None,
         batch_size: int = 500,
         retry_attempts: int = 5,
         max_record_age: Duration | None = None,
     ) -> None:
         super().__init__(scope, construct_id)
-        self.table, self.shared = table, shared
+        functions = functions or PatternFunctions()
+        self.table, self.layers = table, functions.layers_in(self)
         self.declaration = declaration.named(table.table_name)
         # The functions rebuild the declaration from their environment (zindex.spec.IndexedTable.from_env).
         self.environment = {ENV: self.declaration.to_json()}
@@ -68,8 +85,8 @@ class ZOrderIndex(Construct):
         self.maintainer = ServiceFunction(
             self,
             "Maintainer",
-            layers=shared.layers,
-            service=service,
+            layers=self.layers,
+            service=functions.service_or("zindex"),
             handler=MAINTAINER_HANDLER,
             uses_zorder=True,
             environment={**self.environment, BATCH_SIZE_ENV: str(batch_size)},
@@ -86,6 +103,7 @@ class ZOrderIndex(Construct):
             batching_window=Duration.seconds(1),
             retry_attempts=retry_attempts,
             max_record_age=max_record_age or Duration.hours(6),
+            safe_deployment=functions.safe_deployments,
         )
         # The write-back and the status item are conditional/ADD UpdateItems of the table; nothing else.
         grant_table(self.maintainer, table, "UpdateItem")
@@ -112,7 +130,7 @@ class ZOrderIndex(Construct):
     def grant_search(self, function: lambda_.Function) -> None:
         """Give a search function the declaration and what its plans call: a Query of each index, a
         parallel Scan of the table or of an index, GetItem and BatchGetItem of the status and
-        statistics items."""
+        statistics items. The function needs the zorder layer (``layers.zorder``) to run ``zindex``."""
         add_environment(function, self.environment)
         grant_table(function, self.table, "Scan", "GetItem", "BatchGetItem")
         grant_indexes(
