@@ -39,7 +39,8 @@ def _secret() -> bytes:
     # The client (and boto3 with it) with the first token, not at init: `common.clients` says why.
     secretsmanager = aws_client("secretsmanager", API_CALLS)
     try:
-        value = secretsmanager.get_secret_value(SecretId=PageTokenSettings.from_env().secret_arn)["SecretString"]
+        secret_arn = PageTokenSettings.from_env().secret_arn
+        value = secretsmanager.get_secret_value(SecretId=secret_arn)["SecretString"]
     except (ClientError, BotoCoreError) as exc:
         raise failure(DependencyError, "cannot read the page-token key", exc, "secretsmanager") from exc
     return str(value).encode()
