@@ -22,7 +22,7 @@ CROSS_SERVICE = {
     "capacity": "tatami.capacity: partitions, hot keys and the capacity model",
     "common": "lambdas/tatami_functions/common, what every function shares",
     "console": "the local cloud's console",
-    "designs": "the template against the seeds' designs: tables, buckets, routes, grants of a seed's services",
+    "designs": "the template against the seeds' designs: a seed's tables, buckets, routes, grants",
     "doctests": "the services' docstring examples",
     "faults": "dependency failures, lost responses and restarts across services",
     "fuzz": "schemathesis over every operation of the OpenAPI document",
