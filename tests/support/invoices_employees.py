@@ -11,8 +11,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
+from urllib.parse import quote
 
 import pytest
+import requests
 
 from tests.support.models_workshop import Recorder
 
@@ -41,3 +43,18 @@ def served(
     labs.recorder.clear()
     with serving(service, make(table, labs.client)) as bound:
         yield bound
+
+
+# Over HTTP: the invoices and employees routes answer with the reads they made (`stats`).
+def call(api: str, method: str, path: str, body: Any = None, **query: Any) -> requests.Response:
+    return requests.request(method, api + quote(path), json=body, params=query, timeout=30)
+
+
+def get(api: str, path: str, **query: Any) -> dict[str, Any]:
+    response = call(api, "GET", path, **query)
+    assert response.status_code == 200, response.text
+    return dict(response.json())
+
+
+def one_read(body: dict[str, Any], items: int) -> None:
+    assert body["stats"]["queries"] == 1 and body["stats"]["items_read"] == items, body["stats"]

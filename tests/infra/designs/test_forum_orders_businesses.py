@@ -25,15 +25,6 @@ TABLES = {
 }
 
 
-def _function(synthesized: Synthesized, handler: str) -> tuple[str, dict[str, Any]]:
-    (found,) = [
-        (logical_id, resource["Properties"])
-        for logical_id, resource in synthesized.resources("AWS::Lambda::Function").items()
-        if resource["Properties"]["Handler"] == handler
-    ]
-    return found
-
-
 def _actions(synthesized: Synthesized, function_id: str) -> set[str]:
     role = _function_with_id(synthesized, function_id)["Role"]["Fn::GetAtt"][0]
     return {
@@ -118,7 +109,7 @@ def test_routes_are_served_by_their_models_function(synthesized: Synthesized) ->
         ],
     }
     for handler, methods in expected.items():
-        function_id, props = _function(synthesized, handler)
+        function_id, props = synthesized.function(handler)
         assert props["Environment"]["Variables"][PageTokenSettings.name_of("secret_arn")]
         for key in methods:
             assert routes[key].function_id == function_id, key
@@ -128,9 +119,9 @@ def test_routes_are_served_by_their_models_function(synthesized: Synthesized) ->
 
 def test_grants_are_no_wider_than_each_model_needs(synthesized: Synthesized) -> None:
     writes = {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem"}
-    forum_id, _ = _function(synthesized, "tatami_functions.forum.handler.handler")
+    forum_id, _ = synthesized.function("tatami_functions.forum.handler.handler")
     assert not _actions(synthesized, forum_id) & writes  # the forum API only reads
-    orders_id, _ = _function(synthesized, "tatami_functions.orders.handler.handler")
+    orders_id, _ = synthesized.function("tatami_functions.orders.handler.handler")
     assert _actions(synthesized, orders_id) & writes == {"dynamodb:PutItem", "dynamodb:UpdateItem"}
-    businesses_id, _ = _function(synthesized, "tatami_functions.businesses.handler.handler")
+    businesses_id, _ = synthesized.function("tatami_functions.businesses.handler.handler")
     assert _actions(synthesized, businesses_id) & writes == {"dynamodb:PutItem"}

@@ -3,7 +3,7 @@ shard counts a read can query."""
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import cast
 
 import aws_cdk as cdk
 import pytest
@@ -14,15 +14,6 @@ from tatami_functions import stack_outputs
 from tatami_functions.orders import keys as order_keys
 from tatami_functions.orders.settings import OrdersTables
 from tests.support.synthesis import Synthesized
-
-
-def _function(synthesized: Synthesized, handler: str) -> tuple[str, dict[str, Any]]:
-    (found,) = [
-        (logical_id, resource["Properties"])
-        for logical_id, resource in synthesized.resources("AWS::Lambda::Function").items()
-        if resource["Properties"]["Handler"] == handler
-    ]
-    return found
 
 
 def test_orders_gsis_are_the_seeds_designs(synthesized: Synthesized) -> None:
@@ -45,7 +36,7 @@ def test_orders_gsis_are_the_seeds_designs(synthesized: Synthesized) -> None:
 
 
 def test_each_function_gets_its_tables_and_the_shard_count(synthesized: Synthesized) -> None:
-    _, orders = _function(synthesized, "tatami_functions.orders.handler.handler")
+    _, orders = synthesized.function("tatami_functions.orders.handler.handler")
     variables = orders["Environment"]["Variables"]
     name = OrdersTables.name_of
     assert variables[name("shards")] == str(order_keys.DEFAULT_SHARDS)

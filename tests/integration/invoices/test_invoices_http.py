@@ -4,23 +4,8 @@ loads it: each answer and what it cost (one Query or GetItem, and the items it r
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import quote
 
-import requests
-
-
-def call(api: str, method: str, path: str, body: Any = None, **query: Any) -> requests.Response:
-    return requests.request(method, api + quote(path), json=body, params=query, timeout=30)
-
-
-def get(api: str, path: str, **query: Any) -> dict[str, Any]:
-    response = call(api, "GET", path, **query)
-    assert response.status_code == 200, response.text
-    return dict(response.json())
-
-
-def one_read(body: dict[str, Any], items: int) -> None:
-    assert body["stats"]["queries"] == 1 and body["stats"]["items_read"] == items, body["stats"]
+from tests.support.invoices_employees import call, get, one_read
 
 
 def test_get_invoice_is_one_query_of_its_partition(labs_api: str) -> None:
