@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import boto3
+import requests
 
 from tatami.local.engines.processes import LOCAL_CREDENTIALS
 from tatami.local.template.intrinsics import LOCAL_REGION
@@ -69,3 +70,9 @@ def create_tables(client: Any, **tables: TableSchema) -> dict[str, str]:
         names[key] = f"{key}-{uuid.uuid4().hex[:8]}"
         client.create_table(**table.create_table_request(names[key]))
     return names
+
+
+def get(api: str, path: str, **query: Any) -> tuple[int, Any]:
+    """GET over HTTP: (status, decoded body)."""
+    response = requests.get(f"{api}{path}", params=query, timeout=30)
+    return response.status_code, response.json()

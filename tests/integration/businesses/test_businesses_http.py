@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import requests
 
 from tatami.samples import models_forum_orders as sample
-
-
-def get(api: str, path: str, **query: Any) -> tuple[int, Any]:
-    response = requests.get(f"{api}{path}", params=query, timeout=30)
-    return response.status_code, response.json()
+from tests.support.forum_orders import get
 
 
 def test_businesses_drill_down_read_and_write(forum_orders_api: str) -> None:

@@ -2,18 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-from urllib.parse import quote
-
-import requests
-
-
-def get(api: str, path: str, **query: Any) -> requests.Response:
-    return requests.get(api + quote(path), params=query, timeout=30)
-
-
-def call(api: str, method: str, path: str, body: Any = None) -> requests.Response:
-    return requests.request(method, api + quote(path), json=body, timeout=30)
+from tests.support.models_workshop import call, get
 
 
 def test_get_campaign_candidates_for_the_seeds_sticker(workshop_api: str) -> None:

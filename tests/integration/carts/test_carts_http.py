@@ -2,22 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-from urllib.parse import quote
-
-import requests
-
 from tatami.samples.models_workshop import sample_data
+from tests.support.models_workshop import call, get
 
 SEED_CART = sample_data()["carts"]["MAX"]
-
-
-def get(api: str, path: str, **query: Any) -> requests.Response:
-    return requests.get(api + quote(path), params=query, timeout=30)
-
-
-def call(api: str, method: str, path: str, body: Any = None) -> requests.Response:
-    return requests.request(method, api + quote(path), json=body, timeout=30)
 
 
 def test_get_cart_is_the_seeds_json(workshop_api: str) -> None:

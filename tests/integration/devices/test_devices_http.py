@@ -7,21 +7,11 @@ import gzip
 import json
 import time
 from typing import Any
-from urllib.parse import quote
-
-import requests
 
 from tatami.local.cloud import LocalCloud
 from tatami.local.events.filters import matches_any
 from tatami_functions.devices.archive import object_key
-
-
-def get(api: str, path: str, **query: Any) -> requests.Response:
-    return requests.get(api + quote(path), params=query, timeout=30)
-
-
-def call(api: str, method: str, path: str, body: Any = None) -> requests.Response:
-    return requests.request(method, api + quote(path), json=body, timeout=30)
+from tests.support.models_workshop import call, get
 
 
 def at(logs: list[dict[str, Any]]) -> list[str]:

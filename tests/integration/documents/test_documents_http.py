@@ -3,20 +3,8 @@ loads it: where bodies go, and that documents are private."""
 
 from __future__ import annotations
 
-from typing import Any
-from urllib.parse import quote
-
-import requests
-
 from tatami.local.cloud import LocalCloud
-
-
-def get(api: str, path: str, **query: Any) -> requests.Response:
-    return requests.get(api + quote(path), params=query, timeout=30)
-
-
-def call(api: str, method: str, path: str, body: Any = None) -> requests.Response:
-    return requests.request(method, api + quote(path), json=body, timeout=30)
+from tests.support.models_workshop import call, get
 
 
 def test_list_documents_by_status_without_bodies(workshop_api: str) -> None:

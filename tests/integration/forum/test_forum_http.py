@@ -3,18 +3,10 @@ asks the API what seed 001 asks and checks the answer and what it cost (`stats`)
 
 from __future__ import annotations
 
-from typing import Any
-
-import requests
-
 from tatami.samples import models_forum_orders as sample
+from tests.support.forum_orders import get
 
 SEED = sample.forum_items()
-
-
-def get(api: str, path: str, **query: Any) -> tuple[int, Any]:
-    response = requests.get(f"{api}{path}", params=query, timeout=30)
-    return response.status_code, response.json()
 
 
 def test_forum_list_and_one_forum(forum_orders_api: str) -> None:

@@ -9,10 +9,7 @@ from typing import Any
 import pytest
 import requests
 
-
-def get(api: str, path: str, **query: Any) -> tuple[int, Any]:
-    response = requests.get(f"{api}{path}", params=query, timeout=30)
-    return response.status_code, response.json()
+from tests.support.forum_orders import get
 
 
 def every_page(api: str, path: str, **query: Any) -> list[dict[str, Any]]:
