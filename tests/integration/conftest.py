@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,6 +15,10 @@ from tatami.local.engines import processes as engines
 from tatami.local.engines.faults import FaultPlan
 from tatami.local.gateway.routes import read_routes
 from tatami.local.template.assembly import load_assembly
+from tatami_functions import stack_outputs
+from tests.support.invoices_employees import Labs, serving
+from tests.support.models_workshop import Recorder
+from tests.support.service_tables import create_lab_table
 from tests.support.synthesis import synthesize
 
 REPO = Path(__file__).resolve().parents[2]
@@ -74,3 +79,57 @@ def app_cloud(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCloud]:
     cloud = LocalCloud(config).start()
     yield cloud
     cloud.stop()
+
+
+@pytest.fixture(scope="session")
+def labs(dynamodb_local: str) -> Labs:
+    """The invoices and employees tables with their sample (tests.support.invoices_employees)."""
+    from tatami.local.engines import processes as engines
+    from tatami.samples.labs import employees, invoices, load_employees
+    from tatami_functions.invoices import service
+    from tatami_functions.invoices.repository import InvoicesRepository
+    from tatami_functions.invoices.schemas import InvoiceIn
+
+    client = engines.dynamodb_client(dynamodb_local)
+    prefix = f"labs-{uuid.uuid4().hex[:6]}"
+    built = Labs(
+        client,
+        create_lab_table(client, stack_outputs.OUTPUT_INVOICES_TABLE, prefix),
+        create_lab_table(client, stack_outputs.OUTPUT_EMPLOYEES_TABLE, prefix),
+        Recorder().attach(client),
+    )
+    with serving(service, InvoicesRepository(built.invoices, client=client)):
+        for invoice in invoices():
+            service.put(invoice.pop("id"), InvoiceIn.model_validate(invoice))
+    load_employees(client, built.employees, employees())
+    built.recorder.clear()
+    return built
+
+
+# The samples `make run` loads, each loaded once into the session's `app_cloud`: the API's URL.
+@pytest.fixture(scope="session")
+def labs_api(app_cloud: LocalCloud) -> str:
+    """Invoices, employees and log lines (tatami.samples.labs)."""
+    from tatami.samples import labs
+
+    summary = labs.load(app_cloud, lambda done, total: None)
+    assert summary.startswith("11 invoices, 1,000 employees (4,000 items), 200 log lines")
+    return app_cloud.api_url
+
+
+@pytest.fixture(scope="session")
+def workshop_api(app_cloud: LocalCloud) -> str:
+    """Device logs, carts, documents, lockers and campaign profiles (tatami.samples.models_workshop)."""
+    from tatami.samples.models_workshop import load_into
+
+    assert load_into(app_cloud.api_url).startswith("38 writes")
+    return app_cloud.api_url
+
+
+@pytest.fixture(scope="session")
+def forum_orders_api(app_cloud: LocalCloud) -> str:
+    """Forums, orders and businesses (tatami.samples.models_forum_orders)."""
+    from tatami.samples import models_forum_orders
+
+    assert "2 forums, 3 threads, 5 replies" in models_forum_orders.load(app_cloud, lambda done, total: None)
+    return app_cloud.api_url

@@ -13,8 +13,10 @@ import uuid
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
+from urllib.parse import quote
 
 import pytest
+import requests
 
 from tatami.local.engines.provision import create_table_request
 from tatami.local.template.assembly import TableSpec
@@ -214,3 +216,12 @@ def _load_lockers_and_profiles(workshop: Workshop, data: dict[str, Any]) -> None
     profiles = CampaignUsersRepository(workshop.table("CampaignUsersTableName"), client=workshop.client)
     for profile in [dict(entry) for entry in data["campaign_users"]]:
         profiles.put_profile(profile.pop("user_id"), profile)
+
+
+# Over HTTP, the paths written as the seed writes them (unencoded).
+def get(api: str, path: str, **query: Any) -> requests.Response:
+    return requests.get(api + quote(path), params=query, timeout=30)
+
+
+def call(api: str, method: str, path: str, body: Any = None) -> requests.Response:
+    return requests.request(method, api + quote(path), json=body, timeout=30)

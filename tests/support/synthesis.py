@@ -46,6 +46,15 @@ class Synthesized:
         """The resource a stack output names (the outputs are `Ref`s)."""
         return str(self.template["Outputs"][output_key]["Value"]["Ref"])
 
+    def function(self, handler: str) -> tuple[str, dict[str, Any]]:
+        """The one function whose handler is `handler`: (logical ID, properties)."""
+        (found,) = [
+            (logical_id, resource["Properties"])
+            for logical_id, resource in self.resources("AWS::Lambda::Function").items()
+            if resource["Properties"]["Handler"] == handler
+        ]
+        return found
+
     def table(self, output_key: str) -> dict[str, Any]:
         """The properties of the table a stack output names (a TableV2: a GlobalTable)."""
         resource = self.template["Resources"][self.logical_id(output_key)]

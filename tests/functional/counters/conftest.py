@@ -18,7 +18,7 @@ from tests.support.lambda_runtime import FakeContext, api_event, moto_environmen
 TABLES = CountersSettings.environment(
     shards_table="shards", counters_table="counters", idempotency_table="idem"
 )
-# The declared tables (tests/infra/test_counters.py ties the template to the same declarations).
+# The declared tables (tests/infra/counters/test_counters.py ties the template to the same declarations).
 SCHEMAS = {"shards": SHARDS, "counters": COUNTERS, "idem": IDEMPOTENCY}
 
 

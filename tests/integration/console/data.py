@@ -14,7 +14,7 @@ import requests
 from tatami.local.cloud import LocalCloud
 from tatami.local.functions.pool import FunctionPool
 from tatami_functions import stack_outputs
-from tests.integration.labs.tables import largest_item
+from tests.support.service_tables import largest_item
 from tests.support.waiting import eventually
 
 # (name, latitude, longitude, population, country): a spread the map shows and a box can cut

@@ -15,7 +15,7 @@ from tatami.local.cloud import LocalCloud
 from tatami_functions import stack_outputs
 from tatami_functions.replication.records import live
 from tests.integration.faults.conftest import injected
-from tests.integration.labs.tables import largest_item
+from tests.support.service_tables import largest_item
 from tests.support.waiting import eventually
 
 

@@ -57,6 +57,6 @@ class Ranges:
 def ranges(dynamodb_local: str, tmp_path: Path) -> Ranges:
     name = f"ranges-{uuid.uuid4().hex[:8]}"
     target = Target("test", {OUTPUT_IP_RANGES_TABLE: name}, dynamodb_local, None)
-    # The declared table (tests/infra/test_ip_lookup.py checks the template says the same).
+    # The declared table (tests/infra/ip_lookup/test_ip_lookup.py checks the template says the same).
     target.client("dynamodb").create_table(**RANGES.create_table_request(name))
     return Ranges(target, name, tmp_path)

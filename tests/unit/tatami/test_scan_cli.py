@@ -2,7 +2,7 @@
 
 The fake client splits the items into segments and pages as DynamoDB does (each segment a disjoint
 share, a LastEvaluatedKey per page); DynamoDB Local runs the same command in
-tests/integration/labs/test_scan_cli_dynamodb.py.
+tests/integration/tatami/test_scan_cli_dynamodb.py.
 """
 
 from __future__ import annotations
