@@ -136,7 +136,7 @@ def check_environment(assembly: Assembly) -> list[Finding]:
         modules = handler_modules(spec)
         constants = {k: v for m in modules for k, v in m.env_constants.items()}
         optional = {constants.get(name, name) for m in modules for name in m.env_optional}
-        needed = set(constants.values()) | {name for m in modules for name in m.env_literals}
+        needed = {constants.get(name, name) for m in modules for name in m.env_literals}
         siblings = {
             variable
             for other in assembly.functions.values()

@@ -3,8 +3,9 @@
 
 Environment reads are a settings declaration's fields (`variable("NAME", ...)`, `common.settings`:
 required without a default or with the empty default "", optional with any other, None included:
-a function may be deployed without it), `os.environ[...]`/`.get(...)`, or a `..._ENV = "NAME"`
-constant (the zorder layer's own handler).
+a function may be deployed without it), `os.environ[...]`/`.get(...)`, by the variable's name or by
+a `..._ENV = "NAME"` constant (the zorder layer's own handler; the constant alone is a name, not a
+read: `zindex.status` declares it for CDK apps, and its search side never reads it).
 
 Static, from the asset and layer folders of `cdk.out` (never the project's source tree), so it sees
 exactly what Lambda will load. Imports under `if TYPE_CHECKING:` and inside a `try` that catches
@@ -117,12 +118,16 @@ class _Visitor(ast.NodeVisitor):
         default = node.args[1] if len(node.args) > 1 else None
         if isinstance(default, ast.Constant) and default.value not in ("", None):
             self.module.env_optional.add(name)
-        elif isinstance(first, ast.Constant) and "environ" in ast.unparse(node.func):
+        elif "environ" in ast.unparse(node.func):
             self.module.env_literals.add(name)
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
-        if "environ" in ast.unparse(node.value) and isinstance(node.slice, ast.Constant):
-            self.module.env_literals.add(str(node.slice.value))
+        key = node.slice
+        if "environ" in ast.unparse(node.value):
+            if isinstance(key, ast.Constant):
+                self.module.env_literals.add(str(key.value))
+            elif isinstance(key, ast.Name) and key.id.endswith("_ENV"):
+                self.module.env_literals.add(key.id)
         self.generic_visit(node)
 
 
