@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tatami.samples.models_forum_orders import forum_items
+from tatami.samples.forum import forum_items
 from tatami_functions.forum import service
 from tatami_functions.forum.exceptions import InvalidItemError, ThreadNotFoundError
 from tatami_functions.forum.replies import ReplyQuery
