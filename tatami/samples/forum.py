@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from tatami.local.cloud import LocalCloud
     from tatami.samples import LoadProgress
     from tatami.target import Target
+    from tatami_functions.forum.repository import ForumRepository
 
 FORUM_OUTPUTS = (
     stack_outputs.OUTPUT_FORUMS_TABLE,
@@ -42,7 +43,11 @@ def load_forum(target: Target, client: Any, items: dict[str, list[dict[str, Any]
     from tatami_functions.forum.settings import ForumTables
 
     tables = ForumTables(*(target.output(key) for key in FORUM_OUTPUTS))
-    forum = ForumRepository(tables, client)
+    save_items(ForumRepository(tables, client), items)
+
+
+def save_items(forum: ForumRepository, items: dict[str, list[dict[str, Any]]]) -> None:
+    """Save the forums, then their threads, then the replies (as the seed prints them)."""
     for table, save in (
         ("Forum", forum.save_forum),
         ("Thread", forum.save_thread),
