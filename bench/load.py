@@ -30,7 +30,6 @@ import requests
 from _results import write_results
 
 from tatami.local.cloud import LocalCloud, LocalCloudConfig, free_ports
-from tatami.samples import ip_ranges
 from tatami.samples.catalog import SAMPLES
 
 REPO = Path(__file__).resolve().parents[1]
@@ -75,8 +74,7 @@ def _config(root: Path) -> LocalCloudConfig:
 
 def _prepare(cloud: LocalCloud) -> None:
     """The IP sample, counters and places to search (through the API, as users would)."""
-    (sample,) = [s for s in SAMPLES if s.name == ip_ranges.NAME]
-    sample.load(cloud, lambda _done, _total: None)
+    SAMPLES["ip_lookup"].load(cloud, lambda _done, _total: None)
     for name in COUNTERS:
         requests.put(
             f"{cloud.api_url}/counters/{name}", json={"target_wcu": 1000}, timeout=60

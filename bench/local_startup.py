@@ -27,6 +27,8 @@ from pathlib import Path
 
 from _results import write_results
 
+from tatami.samples.catalog import SAMPLES
+
 REPO = Path(os.environ.get("TATAMI_REPO") or Path(__file__).resolve().parents[1])
 RESULTS = REPO / "bench" / "results" / "local_startup.json"
 SAMPLE_DONE = re.compile(r"\bsamples \| (.+?): (.*)$")
@@ -97,7 +99,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--modes", default="off,enforce", help="comma-separated: default, off, soft, enforce")
     parser.add_argument("--runs", type=int, default=2)
-    parser.add_argument("--samples", type=int, default=6, help="how many samples `make run` loads")
+    parser.add_argument(
+        "--samples",
+        type=int,
+        default=len(SAMPLES),
+        help="how many samples `make run` loads: one per service (another checkout's count may differ)",
+    )
     args = parser.parse_args()
     modes = args.modes.split(",")
     runs: dict[str, list[dict[str, float | int]]] = {mode: [] for mode in modes}

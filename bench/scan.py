@@ -28,7 +28,7 @@ from boto3.dynamodb.types import TypeSerializer  # noqa: E402
 
 from tatami.clients import BULK_CALLS  # noqa: E402
 from tatami.local.engines import processes as engines  # noqa: E402
-from tatami.samples.labs import log_line  # noqa: E402
+from tatami.samples.replication import log_line  # noqa: E402
 from tatami.scan import ScanSummary, parallel_scan  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "scan.json"

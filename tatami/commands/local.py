@@ -29,7 +29,8 @@ from tatami.local.iam.guard import ENFORCE, MODES
 from tatami.local.iam.report import least_privilege, render
 from tatami.local.lifecycle import describe_stale, ports_free, stop_reporting
 from tatami.local.state import AlreadyRunning, RunningState, default_work_dir, read_state, stale_state
-from tatami.samples.catalog import SAMPLES
+from tatami.samples import Sample
+from tatami.samples.catalog import selected
 
 
 @click.group(invoke_without_command=True)
@@ -119,8 +120,9 @@ def local(
             iam_mode=iam_mode,
             fault_switch=work_dir / "faults.json",  # `tatami local faults` arms plans there
         )
-        # The samples are tatami's services' data: another app has its own.
-        _serve(config, running, load_samples=not no_samples and app_dir == repo_root().resolve())
+        # The samples are tatami's selected services' data: another app has its own.
+        samples = selected(services) if app_dir == repo_root().resolve() else []
+        _serve(config, running, samples, load_samples=not no_samples)
     except (engines.EngineError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
     except KeyboardInterrupt:  # Ctrl-C before the cloud was up (synthesis, engines starting)
@@ -147,7 +149,9 @@ def synthesize(cdk_out: Path, app_dir: Path | None = None, services: str | None 
     click.echo(f"synthesized in {time.monotonic() - started:.1f} s")
 
 
-def _serve(config: LocalCloudConfig, running: RunningState, load_samples: bool) -> None:
+def _serve(
+    config: LocalCloudConfig, running: RunningState, samples: list[Sample], load_samples: bool
+) -> None:
     stop = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stop.set())
@@ -169,9 +173,9 @@ def _serve(config: LocalCloudConfig, running: RunningState, load_samples: bool) 
                 "moto_endpoint": cloud.moto_endpoint,
             }
         )
-        _print_banner(cloud, console_url, time.monotonic() - started)
-        if load_samples:
-            threading.Thread(target=_load_samples, args=(cloud,), name="samples", daemon=True).start()
+        _print_banner(cloud, console_url, samples, time.monotonic() - started)
+        if load_samples and samples:
+            threading.Thread(target=_load_samples, args=(cloud, samples), name="samples", daemon=True).start()
         stop.wait()
     finally:
         if control is not None:
@@ -182,7 +186,7 @@ def _serve(config: LocalCloudConfig, running: RunningState, load_samples: bool) 
     click.echo("stopped")
 
 
-def _print_banner(cloud: LocalCloud, console_url: str, seconds: float) -> None:
+def _print_banner(cloud: LocalCloud, console_url: str, samples: list[Sample], seconds: float) -> None:
     api = cloud.api_url
     lines = [
         "",
@@ -193,7 +197,7 @@ def _print_banner(cloud: LocalCloud, console_url: str, seconds: float) -> None:
         f"  moto (S3/SQS)  {cloud.moto_endpoint}",
         "  try:",
         f"    curl -s {api}/openapi.json | head -c 300",
-        *(f"    curl -s '{api}{example}'" for sample in SAMPLES for example in sample.examples),
+        *(f"    curl -s '{api}{example}'" for sample in samples for example in sample.examples),
         "  Ctrl-C stops everything.",
         "",
     ]
@@ -212,8 +216,9 @@ class _ProgressLog:
             self.cloud.log.write("samples", f"{self.name}: {done}/{total}")
 
 
-def _load_samples(cloud: LocalCloud) -> None:
-    for sample in SAMPLES:
+def _load_samples(cloud: LocalCloud, samples: list[Sample]) -> None:
+    """Each selected service's sample in turn: one log line per service, FAILED with the reason."""
+    for sample in samples:
         started = time.monotonic()
         try:
             summary = sample.load(cloud, _ProgressLog(cloud, sample.name))

@@ -18,7 +18,6 @@ if TYPE_CHECKING:
     from tatami.local.cloud import LocalCloud
     from tatami.samples import LoadProgress
 
-NAME = "counters"
 VOTES = {"votes-A": 170, "votes-B": 130}
 SIZING = {"target_wcu": 100_000, "safety_factor": 1.5}  # seed 004's example: 100 shards, x 1.5
 EXAMPLES = ("/counters/votes-A", "/counters/votes-B?consistent=true", "/counters/votes-A?source=rollup")

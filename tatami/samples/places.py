@@ -29,7 +29,6 @@ if TYPE_CHECKING:
     from tatami.samples import LoadProgress
     from tatami.target import Target
 
-NAME = "places"
 MIN_POPULATION = 15000
 INDEX_TIMEOUT = 900.0  # seconds after the last write to wait for the maintainer before giving up
 CHUNK = 500
@@ -77,7 +76,7 @@ def wait_until_indexed(repository: IndexRepository, expected: int, log: Callable
     last_said, waiting_since = 0.0, time.monotonic()
     while (found := indexed(repository)) < expected and time.monotonic() - waiting_since < INDEX_TIMEOUT:
         if time.monotonic() - last_said > 5:
-            log(f"{NAME}: indexed {found:,}/{expected:,} by the stream maintainer")
+            log(f"places: indexed {found:,}/{expected:,} by the stream maintainer")
             last_said = time.monotonic()
         time.sleep(0.25)
     return found

@@ -85,7 +85,8 @@ def app_cloud(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCloud]:
 def labs(dynamodb_local: str) -> Labs:
     """The invoices and employees tables with their sample (tests.support.invoices_employees)."""
     from tatami.local.engines import processes as engines
-    from tatami.samples.labs import employees, invoices, load_employees
+    from tatami.samples.employees import employees, load_employees
+    from tatami.samples.invoices import invoices
     from tatami_functions.invoices import service
     from tatami_functions.invoices.repository import InvoicesRepository
     from tatami_functions.invoices.schemas import InvoiceIn
@@ -107,29 +108,43 @@ def labs(dynamodb_local: str) -> Labs:
 
 
 # The samples `make run` loads, each loaded once into the session's `app_cloud`: the API's URL.
+def _load_samples(cloud: LocalCloud, *services: str) -> list[str]:
+    """Load the named services' samples (tatami.samples.catalog) as `tatami local` does; their summaries."""
+    from tatami.samples.catalog import SAMPLES
+
+    return [SAMPLES[service].load(cloud, lambda done, total: None) for service in services]
+
+
 @pytest.fixture(scope="session")
 def labs_api(app_cloud: LocalCloud) -> str:
-    """Invoices, employees and log lines (tatami.samples.labs)."""
-    from tatami.samples import labs
-
-    summary = labs.load(app_cloud, lambda done, total: None)
-    assert summary.startswith("11 invoices, 1,000 employees (4,000 items), 200 log lines")
+    """Invoices, employees and log lines: seed 004's labs (three services' samples)."""
+    assert _load_samples(app_cloud, "invoices", "employees", "replication") == [
+        "11 invoices",
+        "1,000 employees (4,000 items)",
+        "200 log lines (replicated by the stream)",
+    ]
     return app_cloud.api_url
 
 
 @pytest.fixture(scope="session")
 def workshop_api(app_cloud: LocalCloud) -> str:
-    """Device logs, carts, documents, lockers and campaign profiles (tatami.samples.models_workshop)."""
-    from tatami.samples.models_workshop import load_into
-
-    assert load_into(app_cloud.api_url).startswith("38 writes")
+    """Device logs, carts, documents, lockers and campaign profiles: seed 004's models workshop."""
+    assert _load_samples(app_cloud, "devices", "carts", "documents", "lockers", "campaigns") == [
+        "15 device logs",
+        "3 carts (7 writes)",
+        "4 documents",
+        "6 lockers",
+        "6 campaign profiles",
+    ]
     return app_cloud.api_url
 
 
 @pytest.fixture(scope="session")
 def forum_orders_api(app_cloud: LocalCloud) -> str:
-    """Forums, orders and businesses (tatami.samples.models_forum_orders)."""
-    from tatami.samples import models_forum_orders
-
-    assert "2 forums, 3 threads, 5 replies" in models_forum_orders.load(app_cloud, lambda done, total: None)
+    """Forums, businesses and orders (seeds 001, 002)."""
+    assert _load_samples(app_cloud, "forum", "businesses", "orders") == [
+        "2 forums, 3 threads, 5 replies",
+        "9 businesses",
+        "240 orders of 12 customers",
+    ]
     return app_cloud.api_url

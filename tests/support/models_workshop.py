@@ -164,9 +164,9 @@ class Workshop:
 
 def load_seed(workshop: Workshop) -> None:
     """The sample (tatami/samples/data/models_workshop.json) written through the repositories."""
-    from tatami.samples.models_workshop import sample_data
+    from tatami.samples import workshop_data
 
-    data = sample_data()
+    data = workshop_data()
     _load_logs(workshop, data)
     _load_carts(workshop, data)
     _load_lockers_and_profiles(workshop, data)

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tatami.samples.models_forum_orders import business_data
+from tatami.samples.businesses import business_data
 from tatami_functions.businesses.exceptions import BusinessNotFoundError
 from tatami_functions.businesses.locations import location_levels
 from tatami_functions.businesses.repository import BusinessesRepository

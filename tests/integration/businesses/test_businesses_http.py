@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import requests
 
-from tatami.samples import models_forum_orders as sample
+from tatami.samples import businesses as sample
 from tests.support.forum_orders import get
 
 

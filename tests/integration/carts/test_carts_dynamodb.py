@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tatami.samples.models_workshop import sample_data
+from tatami.samples import workshop_data
 from tatami_functions.carts.exceptions import CartNotFoundError
 from tatami_functions.carts.repository import CartsRepository
 from tatami_functions.carts.rows import ITEMS, SHIP_TO_STATE_ROW, assemble, item_holders_row
@@ -14,7 +14,7 @@ from tests.support import models_workshop
 from tests.support.models_workshop import Workshop
 
 workshop = models_workshop.workshop  # the session fixture: model tables on DynamoDB Local, seed loaded
-SEED = sample_data()["carts"]["MAX"]
+SEED = workshop_data()["carts"]["MAX"]
 
 
 @pytest.fixture

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from tatami.samples.models_workshop import sample_data
+from tatami.samples import workshop_data
 from tests.support.models_workshop import call, get
 
-SEED_CART = sample_data()["carts"]["MAX"]
+SEED_CART = workshop_data()["carts"]["MAX"]
 
 
 def test_get_cart_is_the_seeds_json(workshop_api: str) -> None:

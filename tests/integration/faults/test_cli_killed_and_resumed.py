@@ -28,7 +28,7 @@ from tatami.ip_loader.store import RangesStore
 from tatami.local.cloud import LocalCloud
 from tatami.local.engines.faults import FAULTS_ENV, FaultPlan
 from tatami.olap.exports import fetch, latest_summary
-from tatami.samples.ip_ranges import DATA
+from tatami.samples.ip_lookup import DATA
 from tatami.target import cloud_target
 from tatami_functions import stack_outputs
 from tatami_functions.ip_lookup.keys import partition_key

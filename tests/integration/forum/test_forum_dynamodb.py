@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tatami.samples.models_forum_orders import forum_items
+from tatami.samples.forum import forum_items, save_items
 from tatami_functions.forum import service
 from tatami_functions.forum.exceptions import InvalidItemError, ThreadNotFoundError
 from tatami_functions.forum.replies import ReplyQuery
@@ -28,13 +28,7 @@ def forum(dynamodb_local: str) -> Iterator[tuple[ForumRepository, Recorder]]:
     client = local_client(dynamodb_local)
     names = create_tables(client, forums=FORUMS, threads=THREADS, replies=REPLIES)
     repository = ForumRepository(ForumTables(names["forums"], names["threads"], names["replies"]), client)
-    for table, save in (
-        ("Forum", repository.save_forum),
-        ("Thread", repository.save_thread),
-        ("Reply", repository.save_reply),
-    ):
-        for item in SEED[table]:
-            save(item)
+    save_items(repository, SEED)
     yield repository, Recorder().attach(client)
 
 

@@ -3,7 +3,7 @@ asks the API what seed 001 asks and checks the answer and what it cost (`stats`)
 
 from __future__ import annotations
 
-from tatami.samples import models_forum_orders as sample
+from tatami.samples import forum as sample
 from tests.support.forum_orders import get
 
 SEED = sample.forum_items()

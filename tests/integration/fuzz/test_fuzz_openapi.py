@@ -24,7 +24,7 @@ import pytest
 import requests
 
 from tatami.local.cloud import LocalCloud, free_ports
-from tatami.samples.models_forum_orders import forum_items, load_forum
+from tatami.samples.forum import forum_items, load_forum
 from tatami.target import cloud_target
 
 REPO = Path(__file__).resolve().parents[3]

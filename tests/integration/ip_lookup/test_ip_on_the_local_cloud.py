@@ -6,21 +6,21 @@ import pytest
 import requests
 
 from tatami.local.cloud import LocalCloud
-from tatami.samples import ip_ranges
+from tatami.samples import ip_lookup
 from tatami.samples.catalog import SAMPLES
 
 
 @pytest.fixture(scope="module")
 def api(app_cloud: LocalCloud) -> str:
     progress: list[tuple[int, int]] = []
-    summary = ip_ranges.load(app_cloud, lambda done, total: progress.append((done, total)))
+    summary = ip_lookup.load(app_cloud, lambda done, total: progress.append((done, total)))
     assert summary.startswith("v") and "3,644 rows -> 3,967 items" in summary
     assert progress[-1] == (3_967, 3_967)
     return app_cloud.api_url
 
 
 def test_the_sample_is_registered_with_examples_that_answer(api: str) -> None:
-    (sample,) = [s for s in SAMPLES if s.name == ip_ranges.NAME]
+    sample = SAMPLES["ip_lookup"]
     statuses = [requests.get(f"{api}{example}", timeout=30).status_code for example in sample.examples]
     assert statuses == [200, 200, 200, 404]
 

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from tatami.cli import main
 from tatami.ip_loader.store import RangesStore
-from tatami.samples.ip_ranges import DATA
+from tatami.samples.ip_lookup import DATA
 from tests.integration.ip_lookup.conftest import Ranges
 
 load_ip = importlib.import_module("tatami.commands.load_ip")  # the package exports the command by this name

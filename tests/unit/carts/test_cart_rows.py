@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from tatami.samples.models_workshop import sample_data
+from tatami.samples import workshop_data
 from tatami_functions.carts.rows import assemble, item_row, ship_to_row
 from tatami_functions.carts.schemas import ItemField, ShipToIn, field_adapter
 
-SEED_CART = sample_data()["carts"]["MAX"]  # the seed's JSON, verbatim
+SEED_CART = workshop_data()["carts"]["MAX"]  # the seed's JSON, verbatim
 
 
 def seed_rows() -> dict[str, object]:

@@ -24,6 +24,7 @@ CROSS_SERVICE = {
     "console": "the local cloud's console",
     "designs": "the template against the seeds' designs: a seed's tables, buckets, routes, grants",
     "doctests": "the services' docstring examples",
+    "examples": "the example apps of examples/ (another CDK app) on the local cloud",
     "faults": "dependency failures, lost responses and restarts across services",
     "fuzz": "schemathesis over every operation of the OpenAPI document",
     "key_encoding": "keys that sort as they read and text that normalises, across services' paths",

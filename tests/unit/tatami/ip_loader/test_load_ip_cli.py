@@ -7,7 +7,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from tatami.cli import main
-from tatami.samples.ip_ranges import DATA
+from tatami.samples.ip_lookup import DATA
 
 
 def test_help_documents_the_format_and_the_options() -> None:

@@ -7,9 +7,9 @@ loader is imported when the sample loads, so the local cloud's start-up does not
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tatami.samples import DATA as SAMPLE_DATA
 from tatami.target import cloud_target
 from tatami_functions.stack_outputs import OUTPUT_IP_RANGES_TABLE
 
@@ -17,8 +17,7 @@ if TYPE_CHECKING:
     from tatami.local.cloud import LocalCloud
     from tatami.samples import LoadProgress
 
-NAME = "ip-lookup"
-DATA = Path(__file__).resolve().parent / "data" / "ip_ranges.csv"
+DATA = SAMPLE_DATA / "ip_ranges.csv"
 EXAMPLES = (
     "/ip/8.8.8.8",
     "/ip/133.11.0.1",
