@@ -151,7 +151,15 @@ def test_the_traffic_view_draws_the_hot_keys_and_the_verdict(watched: Watched, c
     page = watched.page
     open_view(page, console.url, "traffic")
     hot = page.locator('[data-testid="hot-keys"]').inner_text()
-    assert "console-tokyo" in hot or "places-z#" in hot
+    # The view draws the hottest key of each of the busiest tables and indexes the endpoint reports. The
+    # session's cloud has served the suites before this one too, so the console's own places are drawn
+    # only when they are among the busiest: then their keys are the ones this module wrote.
+    found = requests.get(f"{console.url}/api/traffic", timeout=60).json()
+    assert found["spaces"], found
+    for space in found["spaces"]:
+        assert space["keys"][0]["key"] in hot, (space["name"], hot)
+    places = [key["key"] for space in found["spaces"] if "Places" in space["name"] for key in space["keys"]]
+    assert not places or any("console-" in key or key.startswith("places-z#") for key in places), places
     assert page.locator('[data-testid="verdict"]').inner_text().strip()
     assert page.locator(".chart canvas").count() >= 2  # units per second, and the replay's
     screenshot(page, "traffic")
