@@ -151,6 +151,11 @@ class StreamPoller:
             self._delivering = True
             try:
                 self.delivery.deliver(shard.shard_id, batch)
+            except BaseException:
+                # Never lost: the batch goes back to the front and is delivered again (at least once,
+                # as Lambda's poller delivers), once `_run` has logged why the delivery broke off.
+                shard.buffer[:0] = batch
+                raise
             finally:
                 self._delivering = False
             return True

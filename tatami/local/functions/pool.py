@@ -68,7 +68,11 @@ class Worker:
         self._replies: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read_replies, daemon=True).start()
         threading.Thread(target=self._forward_logs, args=(log_sink,), daemon=True).start()
-        self.ready = json.loads(self._next_reply(INIT_TIMEOUT_SECONDS)).get("ready", False)
+        try:
+            self.ready = json.loads(self._next_reply(INIT_TIMEOUT_SECONDS)).get("ready", False)
+        except BaseException:
+            self.kill()  # an init that timed out must not keep running beside its replacement
+            raise
 
     def invoke(
         self, event: Any, request_id: str, timeout_seconds: float, alias: Qualified | None = None
@@ -83,7 +87,11 @@ class Worker:
             self.process.stdin.flush()
         except (BrokenPipeError, OSError) as exc:
             raise _WorkerGone("the worker process has exited") from exc
-        reply: dict[str, Any] = json.loads(self._next_reply(timeout_seconds))
+        line = self._next_reply(timeout_seconds)
+        try:
+            reply: dict[str, Any] = json.loads(line)
+        except ValueError:  # half a reply: the process died while writing it
+            raise _WorkerGone(f"the worker exited with code {self.process.wait()} mid-reply") from None
         return reply
 
     def kill(self) -> None:

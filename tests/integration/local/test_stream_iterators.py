@@ -8,6 +8,8 @@ import dataclasses
 import time
 from typing import Any
 
+import pytest
+
 from tatami.local.engines import processes as engines
 from tatami.local.events.delivery import BatchDelivery, MappingStats
 from tatami.local.events.streams import StreamPoller
@@ -97,3 +99,35 @@ def test_the_backlog_counts_what_the_trigger_has_not_delivered(dynamodb_local: s
     while poller._poll(shard):
         pass
     assert sum(delivered) == 25 and poller.backlog() == 0
+
+
+def test_a_batch_whose_delivery_broke_off_is_delivered_again(dynamodb_local: str) -> None:
+    """A delivery that raises (not a function error: the local cloud's own machinery failing) must not
+    lose the batch it had taken from the buffer: the next poll hands it over again."""
+    client = engines.dynamodb_client(dynamodb_local)
+    streams = engines.boto3.client(
+        "dynamodbstreams", endpoint_url=dynamodb_local, region_name="us-east-1", **engines.LOCAL_CREDENTIALS
+    )
+    arn = _streamed_table(client, "Iter-BrokenOff")
+    delivered: list[str] = []
+    attempts: list[int] = []
+
+    def invoke(event: dict[str, Any]) -> Invocation:
+        attempts.append(len(event["Records"]))
+        if len(attempts) == 1:
+            raise RuntimeError("the invocation machinery broke")
+        delivered.extend(r["dynamodb"]["Keys"]["id"]["S"] for r in event["Records"])
+        return Invocation("id", True)
+
+    delivery = BatchDelivery(SPEC, "arn", invoke, lambda _m: None, MappingStats(), lambda _l: None)
+    poller = StreamPoller(SPEC, streams, arn, delivery)  # not started: polled by hand below
+    poller._refresh_shards("TRIM_HORIZON")
+    for n in range(5):
+        client.put_item(TableName="Iter-BrokenOff", Item={"id": {"S": f"k{n}"}})
+    (shard,) = poller.shards.values()
+    with pytest.raises(RuntimeError):
+        poller._poll(shard)
+    assert poller.backlog() == 5
+    while poller._poll(shard):
+        pass
+    assert attempts == [5, 5] and delivered == [f"k{n}" for n in range(5)]
