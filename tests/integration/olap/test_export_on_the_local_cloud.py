@@ -6,8 +6,10 @@ every export (DescribeExport) and points each Glue table at its newest one."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -56,14 +58,25 @@ def _count(cloud: LocalCloud, table: str) -> int:
     return sum(page["Count"] for page in pages)
 
 
-def _write_a_few(cloud: LocalCloud, table: str, props: dict[str, Any]) -> None:
-    """Two items keyed by the template's key schema, into tables no stream consumer reads."""
-    if props.get("StreamSpecification"):
-        return  # a consumer would process made-up items: these tables export what other tests left
-    types = {d["AttributeName"]: d["AttributeType"] for d in props["AttributeDefinitions"]}
-    for n in range(2):
-        item = {key["AttributeName"]: _value(types[key["AttributeName"]], n) for key in props["KeySchema"]}
-        cloud.client("dynamodb").put_item(TableName=table, Item=item)
+@contextlib.contextmanager
+def _a_few_written(cloud: LocalCloud, tables: dict[str, dict[str, Any]]) -> Iterator[None]:
+    """Two items keyed by the template's key schema in each table no stream consumer reads, removed
+    afterwards: the session's other suites read these tables too (the log replica must equal its source)."""
+    client, written = cloud.client("dynamodb"), list[tuple[str, dict[str, Any]]]()
+    try:
+        for table, props in tables.items():
+            if props.get("StreamSpecification"):
+                continue  # a consumer would process made-up items: these tables export what other tests left
+            types = {d["AttributeName"]: d["AttributeType"] for d in props["AttributeDefinitions"]}
+            for n in range(2):
+                key = {k["AttributeName"]: _value(types[k["AttributeName"]], n) for k in props["KeySchema"]}
+                if "Item" not in client.get_item(TableName=table, Key=key):
+                    client.put_item(TableName=table, Item=key)
+                    written.append((table, key))
+        yield
+    finally:
+        for table, key in written:
+            client.delete_item(TableName=table, Key=key)
 
 
 def test_every_table_with_pitr_exports_and_is_queryable_under_its_name(
@@ -72,8 +85,18 @@ def test_every_table_with_pitr_exports_and_is_queryable_under_its_name(
     walked = _tables_with_pitr(_template(app_cloud))
     exported = json.loads(app_cloud.outputs[OUTPUT_OLAP_TABLES])
     assert sorted(exported) == sorted(walked) and set(DECLARED) <= set(exported)
-    for key, props in walked.items():
-        _write_a_few(app_cloud, exported[key].rsplit("/", 1)[-1], props)
+    names = {exported[key].rsplit("/", 1)[-1]: props for key, props in walked.items()}
+    with _a_few_written(app_cloud, names):
+        _exports_hold(app_cloud, walked, exported, monkeypatch, tmp_path)
+
+
+def _exports_hold(
+    app_cloud: LocalCloud,
+    walked: dict[str, dict[str, Any]],
+    exported: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
     (invocation,) = app_cloud.fire_rule("ExportSchedule")
     assert invocation.ok, invocation.error
     exports = {entry["table"]: entry for entry in invocation.result["exports"]}
