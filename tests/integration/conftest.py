@@ -56,9 +56,16 @@ def dynamodb_local(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def app_cloud(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCloud]:
-    """tatami's own app on a local cloud of its own (functions start cold on first use). Its API
+    """tatami's own app on a local cloud shared by the session's suites (`start_app_cloud`)."""
+    cloud = start_app_cloud(tmp_path_factory.mktemp("app"))
+    yield cloud
+    cloud.stop()
+
+
+def start_app_cloud(root: Path) -> LocalCloud:
+    """tatami's own app on a local cloud (functions start cold on first use); suites that read what the
+    whole cloud holds or saw (every table's items, its recorded traffic) start one of their own. Its API
     functions' DynamoDB calls fail while a switch file exists (`tests.support.failing.failing`)."""
-    root = tmp_path_factory.mktemp("app")
     synthesize(root / "cdk.out")
     api_functions = {
         route.function_id
@@ -76,9 +83,7 @@ def app_cloud(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCloud]:
         warm_functions=False,
         faults=dict.fromkeys(sorted(api_functions), switched),
     )
-    cloud = LocalCloud(config).start()
-    yield cloud
-    cloud.stop()
+    return LocalCloud(config).start()
 
 
 @pytest.fixture(scope="session")

@@ -10,6 +10,7 @@ shards of the other counter do not.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -21,13 +22,23 @@ from tatami.capacity.adapters.traffic import read_records, schemas_from
 from tatami.capacity.workloads.builders import Setting
 from tatami.commands import insights as insights_command
 from tatami.local.cloud import LocalCloud
+from tests.integration.conftest import start_app_cloud
 
 INCREMENTS = 120
 
 
 @pytest.fixture(scope="module")
-def hot_and_calm(app_cloud: LocalCloud) -> tuple[str, str]:
-    api = app_cloud.api_url
+def insights_cloud(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCloud]:
+    """The app on a local cloud of this module's own: the insights rank every call the cloud recorded,
+    and on the session's shared cloud other suites' loads would outrank this one."""
+    cloud = start_app_cloud(tmp_path_factory.mktemp("insights"))
+    yield cloud
+    cloud.stop()
+
+
+@pytest.fixture(scope="module")
+def hot_and_calm(insights_cloud: LocalCloud) -> tuple[str, str]:
+    api = insights_cloud.api_url
     names = ("insights-hot", "insights-calm")
     for name, target in zip(names, (1, 50_000), strict=True):
         sizing = {"target_wcu": target, "safety_factor": 1}
@@ -44,23 +55,25 @@ def hot_and_calm(app_cloud: LocalCloud) -> tuple[str, str]:
 
 
 def test_every_recorded_call_is_on_disk_with_its_consumed_capacity(
-    app_cloud: LocalCloud, hot_and_calm: tuple[str, str]
+    insights_cloud: LocalCloud, hot_and_calm: tuple[str, str]
 ) -> None:
-    records, unreadable = read_records(app_cloud.traffic_dir)
+    records, unreadable = read_records(insights_cloud.traffic_dir)
     assert unreadable == 0
     updates = [r for r in records if r["op"] == "UpdateItem" and "insights-hot#0" in str(r["req"]["Key"])]
     assert len(updates) == INCREMENTS
     assert all(r["cc"]["CapacityUnits"] == 1.0 for r in updates)  # computed by DynamoDB Local, AWS's rules
 
 
-def test_the_hot_shard_is_found_and_flagged(app_cloud: LocalCloud, hot_and_calm: tuple[str, str]) -> None:
-    records, _ = read_records(app_cloud.traffic_dir)
+def test_the_hot_shard_is_found_and_flagged(
+    insights_cloud: LocalCloud, hot_and_calm: tuple[str, str]
+) -> None:
+    records, _ = read_records(insights_cloud.traffic_dir)
     tables = {
         entry["TableName"]
         for r in records
         for entry in ([r["cc"]] if isinstance(r["cc"], dict) else r["cc"] or [])
     }
-    found = analyse(records, schemas_from(app_cloud.client("dynamodb"), tables), Setting(), scale=50)
+    found = analyse(records, schemas_from(insights_cloud.client("dynamodb"), tables), Setting(), scale=50)
     shards = next(
         space for space, keys in found.stats.items() if any(k.key.startswith("insights-") for k in keys)
     )
@@ -73,11 +86,11 @@ def test_the_hot_shard_is_found_and_flagged(app_cloud: LocalCloud, hot_and_calm:
 
 
 def test_the_command_lists_and_flags_it(
-    app_cloud: LocalCloud, hot_and_calm: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+    insights_cloud: LocalCloud, hot_and_calm: tuple[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    state = {"pid": os.getpid(), "dynamodb_endpoint": app_cloud.dynamodb_endpoint}
+    state = {"pid": os.getpid(), "dynamodb_endpoint": insights_cloud.dynamodb_endpoint}
     monkeypatch.setattr(insights_command, "read_state", lambda _work_dir: state)
-    monkeypatch.setenv("TATAMI_LOCAL_DIR", str(app_cloud.config.work_dir))
+    monkeypatch.setenv("TATAMI_LOCAL_DIR", str(insights_cloud.config.work_dir))
     result = CliRunner().invoke(
         insights_command.insights, ["--scale", "50", "--table", "Counters", "--top", "3"]
     )

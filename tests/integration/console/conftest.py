@@ -1,5 +1,5 @@
 """The console in a real browser: Playwright driving Debian's Chromium (`make install` installs it;
-`playwright install` cannot download a browser here) against the shared app cloud, one browser for
+`playwright install` cannot download a browser here) against an app cloud of its own, one browser for
 every test. Each test's page fails it on a console error or on any request that leaves loopback."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from playwright.sync_api import Browser, Page, Playwright, Route, sync_playwrigh
 
 from tatami.console import mount
 from tatami.local.cloud import LocalCloud
+from tests.integration.conftest import start_app_cloud
 from tests.integration.console import data
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -60,15 +61,24 @@ class Watched:
     requests: list[str] = field(default_factory=list)
 
 
+@pytest.fixture(scope="package")
+def console_cloud(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCloud]:
+    """The app on a local cloud of the console's own: its views show every table's busiest keys and the
+    recorded traffic, which on the session's shared cloud would be whatever other suites left there."""
+    cloud = start_app_cloud(tmp_path_factory.mktemp("console"))
+    yield cloud
+    cloud.stop()
+
+
 @pytest.fixture(scope="module")
-def console(app_cloud: LocalCloud) -> Console:
-    """The app cloud with the console mounted (as `tatami local` mounts it) and something to show."""
+def console(console_cloud: LocalCloud) -> Console:
+    """The console's cloud with the console mounted (as `tatami local` mounts it) and something to show."""
     started = time.perf_counter()
-    url = mount(app_cloud)
-    data.warm(app_cloud)
-    data.put_places(app_cloud)
-    data.post_orders(app_cloud)
-    found = Console(app_cloud, url, data.park_a_poison_record(app_cloud))
+    url = mount(console_cloud)
+    data.warm(console_cloud)
+    data.put_places(console_cloud)
+    data.post_orders(console_cloud)
+    found = Console(console_cloud, url, data.park_a_poison_record(console_cloud))
     print(f"console data in place in {time.perf_counter() - started:.1f} s")
     return found
 

@@ -49,16 +49,17 @@ def test_nfc_and_nfd_spellings_reach_the_same_document(app_cloud: LocalCloud) ->
 
 
 def test_nfc_and_nfd_spellings_and_encoded_slashes_reach_the_same_thread(app_cloud: LocalCloud) -> None:
-    subject = f"A/B テストのガイド {uuid.uuid4().hex[:6]}"  # NFC, as the API stores text
-    app_cloud.client("dynamodb").put_item(
+    tag = uuid.uuid4().hex[:6]
+    forum, subject = f"forum-{tag}", f"A/B テストのガイド {tag}"  # NFC, as the API stores text
+    app_cloud.client("dynamodb").put_item(  # in a forum of its own: the sample's forums stay as loaded
         TableName=app_cloud.outputs[stack_outputs.OUTPUT_THREADS_TABLE],
-        Item={"ForumName": {"S": "DynamoDB"}, "Subject": {"S": subject}},
+        Item={"ForumName": {"S": forum}, "Subject": {"S": subject}},
     )
     for spelling in (subject, nfd(subject)):
         encoded = quote(spelling, safe="")  # '/' as %2F: part of the subject, not a path separator
-        read = requests.get(f"{app_cloud.api_url}/forums/DynamoDB/threads/{encoded}", timeout=30)
+        read = requests.get(f"{app_cloud.api_url}/forums/{forum}/threads/{encoded}", timeout=30)
         assert (read.status_code, read.json().get("Subject")) == (200, subject), read.text
-    split = requests.get(f"{app_cloud.api_url}/forums/DynamoDB/threads/{quote(subject)}", timeout=30)
+    split = requests.get(f"{app_cloud.api_url}/forums/{forum}/threads/{quote(subject)}", timeout=30)
     # an unencoded '/' does separate path segments: no route has them, and API Gateway says so as 403
     assert (split.status_code, split.json()) == (403, {"message": "Missing Authentication Token"})
 
