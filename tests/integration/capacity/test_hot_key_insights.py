@@ -14,6 +14,7 @@ import os
 from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -31,10 +32,10 @@ INCREMENTS = 120
 
 
 @pytest.fixture(scope="module")
-def insights_cloud(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCloud]:
+def insights_cloud(app_cdk_out: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCloud]:
     """The app on a local cloud of this module's own: the insights rank every call the cloud recorded,
     and on the session's shared cloud other suites' loads would outrank this one."""
-    cloud = start_app_cloud(tmp_path_factory.mktemp("insights"))
+    cloud = start_app_cloud(app_cdk_out, tmp_path_factory.mktemp("insights"))
     yield cloud
     cloud.stop()
 
@@ -59,12 +60,13 @@ def hot_and_calm(insights_cloud: LocalCloud) -> tuple[str, str]:
 
 @pytest.fixture(scope="module")
 def scale(insights_cloud: LocalCloud, hot_and_calm: tuple[str, str]) -> int:
-    """The replay's scale: enough for about 3,000 increments a second on the hot shard in its busiest
-    second (its partition accepts 1,000 write units a second). How fast the increments arrived depends on
-    the machine's load, so the scale is read from what was recorded (50x on a quiet machine)."""
+    """The replay's scale: about 2,000 increments a second on the hot shard in its busiest second, twice
+    what its partition accepts, while the calm counter's partitions, a quarter of its 50 shards each, stay
+    near half their limit (at 3,000 a second they reached 97% and flagged now and then). How fast the
+    increments arrived depends on the machine's load, so the scale is read from what was recorded."""
     records, _ = read_records(insights_cloud.traffic_dir)
     per_second = Counter(int(r["t"]) for r in records if _is_hot_update(r))
-    return max(50, math.ceil(3_000 / max(per_second.values())))
+    return math.ceil(2_000 / max(per_second.values()))
 
 
 def _is_hot_update(record: dict[str, Any]) -> bool:
