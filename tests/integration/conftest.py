@@ -55,27 +55,35 @@ def dynamodb_local(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def app_cloud(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCloud]:
+def app_cdk_out(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """tatami's app synthesized once for every app cloud of the session (a local cloud only reads it)."""
+    cdk_out = tmp_path_factory.mktemp("synthesized") / "cdk.out"
+    synthesize(cdk_out)
+    return cdk_out
+
+
+@pytest.fixture(scope="session")
+def app_cloud(app_cdk_out: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCloud]:
     """tatami's own app on a local cloud shared by the session's suites (`start_app_cloud`)."""
-    cloud = start_app_cloud(tmp_path_factory.mktemp("app"))
+    cloud = start_app_cloud(app_cdk_out, tmp_path_factory.mktemp("app"))
     yield cloud
     cloud.stop()
 
 
-def start_app_cloud(root: Path) -> LocalCloud:
-    """tatami's own app on a local cloud (functions start cold on first use); suites that read what the
-    whole cloud holds or saw (every table's items, its recorded traffic) start one of their own. Its API
-    functions' DynamoDB calls fail while a switch file exists (`tests.support.failing.failing`)."""
-    synthesize(root / "cdk.out")
+def start_app_cloud(cdk_out: Path, root: Path) -> LocalCloud:
+    """tatami's own app on a local cloud working in `root` (functions start cold on first use); suites
+    that read what the whole cloud holds or saw (every table's items, its recorded traffic) start one of
+    their own. Its API functions' DynamoDB calls fail while a switch file exists
+    (`tests.support.failing.failing`)."""
     api_functions = {
         route.function_id
-        for stack in load_assembly(root / "cdk.out").stacks
+        for stack in load_assembly(cdk_out).stacks
         for route in read_routes(stack)
         if route.function_id
     }
     switched = FaultPlan(switch=str(root / "faults.json"))
     config = LocalCloudConfig(
-        cdk_out=root / "cdk.out",
+        cdk_out=cdk_out,
         **free_ports(),
         work_dir=root / "work",
         echo_logs=False,

@@ -62,10 +62,10 @@ class Watched:
 
 
 @pytest.fixture(scope="package")
-def console_cloud(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCloud]:
+def console_cloud(app_cdk_out: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCloud]:
     """The app on a local cloud of the console's own: its views show every table's busiest keys and the
     recorded traffic, which on the session's shared cloud would be whatever other suites left there."""
-    cloud = start_app_cloud(tmp_path_factory.mktemp("console"))
+    cloud = start_app_cloud(app_cdk_out, tmp_path_factory.mktemp("console"))
     yield cloud
     cloud.stop()
 
