@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,16 +32,6 @@ def start_cloud(cdk_out: Path, work_dir: Path) -> LocalCloud:
         poll_interval=0.05,
     )
     return LocalCloud(config).start()
-
-
-@pytest.fixture(scope="session")
-def probe_cloud(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCloud]:
-    """The probe app (tests/fixtures/probe_app) on its own local cloud."""
-    root = tmp_path_factory.mktemp("probe")
-    subprocess.run([sys.executable, str(PROBE_APP), str(root / "cdk.out")], check=True, capture_output=True)
-    cloud = start_cloud(root / "cdk.out", root / "work")
-    yield cloud
-    cloud.stop()
 
 
 @pytest.fixture(scope="session")

@@ -20,6 +20,9 @@ from tatami.local.events.filters import matches_any
 from tatami.local.events.stream_records import TTL_IDENTITY, aws_stream_arn, lambda_record
 from tatami.local.template.assembly import StreamMappingSpec
 
+# Lambda polls each shard of a DynamoDB stream four times a second: the slowest an idle poller gets.
+IDLE_POLL_SECONDS = 0.25
+
 
 @dataclass
 class _Shard:
@@ -109,7 +112,7 @@ class StreamPoller:
         return pending
 
     def _run(self) -> None:
-        last_refresh = time.monotonic()
+        last_refresh, wait = time.monotonic(), self.poll_interval
         while not self._stop.is_set():
             try:
                 busy = any([self._poll(shard) for shard in self._eligible()])
@@ -122,8 +125,13 @@ class StreamPoller:
                 self.delivery.log(f"stream poller {self.spec.logical_id}: {type(exc).__name__}: {exc}")
                 busy = False
                 self._stop.wait(1.0)
+            if busy or any(shard.buffer for shard in self.shards.values()):
+                wait = self.poll_interval
             if not busy:
-                self._stop.wait(self.poll_interval)
+                self._stop.wait(wait)
+                # An idle stream is polled less and less often, down to Lambda's own rate: a cloud
+                # left idle (beside a test run, or overnight) stops costing a fifth of a core.
+                wait = min(wait * 2, max(self.poll_interval, IDLE_POLL_SECONDS))
 
     def _eligible(self) -> list[_Shard]:
         drained = {

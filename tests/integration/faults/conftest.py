@@ -40,7 +40,7 @@ PLANS = {
 }
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")  # stopped after this package: an idle cloud still costs CPU
 def faulty_cloud(app_cloud: LocalCloud, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCloud]:
     """The app (app_cloud's synthesized assembly) with PLANS injected into those functions, its
     DynamoDB Local keeping its data in a folder (`--db-path`), so a test can restart it."""

@@ -12,7 +12,7 @@ import pytest
 
 from tatami.local.engines import processes as engines
 from tatami.local.events.delivery import BatchDelivery, MappingStats
-from tatami.local.events.streams import StreamPoller
+from tatami.local.events.streams import IDLE_POLL_SECONDS, StreamPoller
 from tatami.local.functions.pool import Invocation
 from tatami.local.template.assembly import StreamMappingSpec
 
@@ -131,3 +131,46 @@ def test_a_batch_whose_delivery_broke_off_is_delivered_again(dynamodb_local: str
     while poller._poll(shard):
         pass
     assert attempts == [5, 5] and delivered == [f"k{n}" for n in range(5)]
+
+
+def test_an_idle_stream_is_polled_at_lambdas_rate_and_a_new_record_still_arrives_at_once(
+    dynamodb_local: str,
+) -> None:
+    """Polled every 10 ms while busy, an idle stream backs off to IDLE_POLL_SECONDS (Lambda's four polls
+    a second), so an idle cloud costs little; a record written then is delivered within one idle poll."""
+    client = engines.dynamodb_client(dynamodb_local)
+    streams = engines.boto3.client(
+        "dynamodbstreams", endpoint_url=dynamodb_local, region_name="us-east-1", **engines.LOCAL_CREDENTIALS
+    )
+    arn = _streamed_table(client, "Iter-Idle")
+    polls: list[float] = []
+    delivered: list[float] = []
+
+    class CountedStreams:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(streams, name)
+
+        def get_records(self, **kwargs: Any) -> Any:
+            polls.append(time.monotonic())
+            return streams.get_records(**kwargs)
+
+    def invoke(event: dict[str, Any]) -> Invocation:
+        delivered.extend(time.monotonic() for _ in event["Records"])
+        return Invocation("id", True)
+
+    delivery = BatchDelivery(SPEC, "arn", invoke, lambda _m: None, MappingStats(), lambda _l: None)
+    poller = StreamPoller(SPEC, CountedStreams(), arn, delivery, poll_interval=0.01)
+    poller.start()
+    try:
+        time.sleep(3)
+        idle_polls = [t for t in polls if t > polls[0] + 1]  # after its first second of backing off
+        written = time.monotonic()
+        client.put_item(TableName="Iter-Idle", Item={"id": {"S": "late"}})
+        deadline = written + 5
+        while not delivered and time.monotonic() < deadline:
+            time.sleep(0.01)
+    finally:
+        poller.stop()
+    idle_seconds = written - (polls[0] + 1)
+    assert len(idle_polls) <= idle_seconds / IDLE_POLL_SECONDS + 2  # at 10 ms it would be about 200
+    assert delivered and delivered[0] - written < IDLE_POLL_SECONDS + 0.5
