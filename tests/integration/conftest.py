@@ -17,7 +17,7 @@ from tatami_functions import stack_outputs
 from tests.support.invoices_employees import Labs, serving
 from tests.support.models_workshop import Recorder
 from tests.support.service_tables import create_lab_table
-from tests.support.synthesis import synthesize
+from tests.support.synthesis import Synthesized
 
 REPO = Path(__file__).resolve().parents[2]
 PROBE_APP = REPO / "tests" / "fixtures" / "probe_app" / "app.py"
@@ -43,11 +43,10 @@ def dynamodb_local(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def app_cdk_out(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """tatami's app synthesized once for every app cloud of the session (a local cloud only reads it)."""
-    cdk_out = tmp_path_factory.mktemp("synthesized") / "cdk.out"
-    synthesize(cdk_out)
-    return cdk_out
+def app_cdk_out(synthesized: Synthesized) -> Path:
+    """tatami's app as the template tests read it, for every app cloud of the session (a local cloud only
+    reads its assembly)."""
+    return synthesized.cdk_out
 
 
 @pytest.fixture(scope="session")

@@ -21,24 +21,32 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["LAUNCHER_CLASS", "LauncherError", "compiled_launcher", "launch_command"]
+__all__ = ["JVM_OPTIONS", "LAUNCHER_CLASS", "LauncherError", "compiled_launcher", "launch_command"]
 
 LAUNCHER_SOURCE = Path(__file__).with_name("LoopbackDynamoDBLocal.java")
 LAUNCHER_CLASS = LAUNCHER_SOURCE.stem
 JAVA_RELEASE = "17"  # the Java these machines run DynamoDB Local with
+# The client compiler only and the serial collector: DynamoDB Local waits on its Python callers, so the
+# server compiler's work and the parallel collector's threads bought no faster answers, only twice the
+# CPU on a laptop (bench/dynamodb_local_jvm.py measures both option sets on the same calls).
+JVM_OPTIONS = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
 
 
 class LauncherError(RuntimeError):
     """DynamoDB Local cannot be started on loopback only; the message says what to install."""
 
 
-def launch_command(java: str, jar: Path, arguments: list[str]) -> list[str]:
+def launch_command(
+    java: str, jar: Path, arguments: list[str], jvm_options: Sequence[str] = JVM_OPTIONS
+) -> list[str]:
     """The command that runs DynamoDB Local with `arguments` (the jar's own), on 127.0.0.1 only."""
     libraries = jar.parent / "DynamoDBLocal_lib"
     classpath = os.pathsep.join([str(compiled_launcher(jar)), str(jar), str(libraries / "*")])
-    return [java, f"-Djava.library.path={libraries}", "-cp", classpath, LAUNCHER_CLASS, *arguments]
+    java_options = [*jvm_options, f"-Djava.library.path={libraries}", "-cp", classpath]
+    return [java, *java_options, LAUNCHER_CLASS, *arguments]
 
 
 def compiled_launcher(jar: Path) -> Path:

@@ -16,6 +16,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from botocore.config import Config
 
 from tatami.checkout import repo_root
 from tatami.clients import FAST_FAIL
-from tatami.local.engines.dynamodb_local import LauncherError, launch_command
+from tatami.local.engines.dynamodb_local import JVM_OPTIONS, LauncherError, launch_command
 from tatami.local.template.intrinsics import LOCAL_REGION
 
 _LIBC = ctypes.CDLL(None, use_errno=True)
@@ -104,7 +105,9 @@ class Engine:
             self.process.wait()
 
 
-def start_dynamodb_local(port: int, log_file: Path, db_path: Path | None = None) -> Engine:
+def start_dynamodb_local(
+    port: int, log_file: Path, db_path: Path | None = None, jvm_options: Sequence[str] = JVM_OPTIONS
+) -> Engine:
     """Start DynamoDB Local with -sharedDb (one database whatever the access key and region)."""
     java = shutil.which("java")
     if java is None:
@@ -115,7 +118,8 @@ def start_dynamodb_local(port: int, log_file: Path, db_path: Path | None = None)
     ensure_port_free(port, DYNAMODB_LOCAL)
     storage = ["-dbPath", str(db_path)] if db_path else ["-inMemory"]
     try:
-        command = launch_command(java, jar, ["-port", str(port), "-sharedDb", "-disableTelemetry", *storage])
+        arguments = ["-port", str(port), "-sharedDb", "-disableTelemetry", *storage]
+        command = launch_command(java, jar, arguments, jvm_options)
     except LauncherError as exc:
         raise EngineError(str(exc)) from None
     engine = Engine(DYNAMODB_LOCAL, port, _spawn(command, log_file, cwd=jar.parent))
