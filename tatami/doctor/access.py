@@ -112,18 +112,20 @@ def reachable(
     reached += [d for d in everything if d.registered or (d.route is not None and d.route in routes)]
     names = {name for graph in graphs.values() for name in graph.top_references}
     names |= {name for d in reached for name in d.references}
+    reached_ids = {id(d) for d in reached}  # by identity: equal definitions may sit in two modules
     while True:
         live = _live_classes(names, bases)
         found = [
             d
             for d in everything
             if d.route is None
-            and not any(d is r for r in reached)
+            and id(d) not in reached_ids
             and ((d.owner is None and d.name in names) or (d.owner in live and _runs(d, names)))
         ]
         if not found:
             return reached
         reached += found
+        reached_ids |= {id(d) for d in found}
         names |= {name for d in found for name in d.references}
 
 

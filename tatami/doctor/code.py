@@ -140,12 +140,15 @@ def _called(func: ast.expr) -> str | None:
 
 def module_file(name: str, roots: Sequence[Path]) -> Path | None:
     """The file that `import name` loads from `roots` (a package's __init__.py or a module)."""
-    parts = name.split(".")
-    for root in roots:
-        folder = root.joinpath(*parts)
-        for candidate in (folder / "__init__.py", folder.with_suffix(".py")):
-            if candidate.is_file():
-                return candidate
+    return next(filter(None, (_module_file_in(root, name) for root in roots)), None)
+
+
+@cache  # every function's closure looks its layers' modules up again (an assembly is never rewritten)
+def _module_file_in(root: Path, name: str) -> Path | None:
+    folder = root.joinpath(*name.split("."))
+    for candidate in (folder / "__init__.py", folder.with_suffix(".py")):
+        if candidate.is_file():
+            return candidate
     return None
 
 
