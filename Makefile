@@ -61,9 +61,9 @@ run: install  ## start the local cloud with sample data on http://127.0.0.1:3000
 	$(BIN)/tatami local
 
 # `make test`: the checks, then pytest in one process. Two pytest workers (pytest-xdist; `make test
-# PYTEST_WORKERS="-n 2 --dist loadfile"`) run the suites in another order on two session clouds; the
-# suites were made order-independent for it (2,786 passed, 2 failed, since fixed, in one run), and it
-# becomes the default once two clean runs pass with it.
+# PYTEST_WORKERS="-n 2 --dist loadfile"`) pass too, but win little on two cores: the suites' own engines
+# and function workers already keep the second core busy, and each worker starts its own session clouds
+# (clean clones: serial pytest 1,025 s; two workers 962 s, spending a quarter more CPU).
 PYTEST_WORKERS :=
 test: install lint typecheck check-deploy  ## everything CI runs (but the long reliability tests: make reliability)
 	$(BIN)/pytest -m "not long" $(PYTEST_WORKERS)
