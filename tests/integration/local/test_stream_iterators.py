@@ -169,4 +169,5 @@ def test_an_idle_stream_is_polled_at_lambdas_rate_and_a_new_record_still_arrives
         poller.stop()
     idle_seconds = written - (polls[0] + 1)
     assert len(idle_polls) <= idle_seconds / IDLE_POLL_SECONDS + 2  # at 10 ms it would be about 200
-    assert delivered and delivered[0] - written < IDLE_POLL_SECONDS + 0.5
+    # within one idle poll; the second beyond it is for a loaded machine's GetRecords and invocation
+    assert delivered and delivered[0] - written < IDLE_POLL_SECONDS + 1.0
