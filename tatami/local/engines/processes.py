@@ -153,6 +153,13 @@ def dynamodb_client(endpoint: str, config: Config | None = None):  # type: ignor
     )
 
 
+def streams_client(endpoint: str):  # type: ignore[no-untyped-def]
+    """A DynamoDB Streams client of the DynamoDB Local at `endpoint`."""
+    return boto3.client(
+        "dynamodbstreams", endpoint_url=endpoint, region_name=LOCAL_REGION, **LOCAL_CREDENTIALS
+    )
+
+
 def _die_with_parent() -> None:
     """Runs in the child before exec: if the local cloud is killed outright, the engine goes too."""
     _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)

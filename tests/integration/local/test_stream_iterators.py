@@ -42,16 +42,8 @@ def _streamed_table(client: Any, name: str) -> str:
     )["TableDescription"]["LatestStreamArn"]
 
 
-def _clients(endpoint: str) -> tuple[Any, Any]:
-    """A DynamoDB client and a DynamoDB Streams client of the engine at `endpoint`."""
-    streams = engines.boto3.client(
-        "dynamodbstreams", endpoint_url=endpoint, region_name="us-east-1", **engines.LOCAL_CREDENTIALS
-    )
-    return engines.dynamodb_client(endpoint), streams
-
-
 def test_records_of_two_streamed_tables_reach_their_pollers(dynamodb_local: str) -> None:
-    client, streams = _clients(dynamodb_local)
+    client, streams = engines.dynamodb_client(dynamodb_local), engines.streams_client(dynamodb_local)
     arns = {name: _streamed_table(client, f"Iter-{name}") for name in ("A", "B")}
     received: dict[str, list[str]] = {"A": [], "B": []}
     pollers = []
@@ -80,7 +72,7 @@ def test_records_of_two_streamed_tables_reach_their_pollers(dynamodb_local: str)
 
 def test_the_backlog_counts_what_the_trigger_has_not_delivered(dynamodb_local: str) -> None:
     """What `tatami local status` reports per stream trigger: records buffered or still in the stream."""
-    client, streams = _clients(dynamodb_local)
+    client, streams = engines.dynamodb_client(dynamodb_local), engines.streams_client(dynamodb_local)
     arn = _streamed_table(client, "Iter-Backlog")
     delivered: list[int] = []
 
@@ -106,7 +98,7 @@ def test_the_backlog_counts_what_the_trigger_has_not_delivered(dynamodb_local: s
 def test_a_batch_whose_delivery_broke_off_is_delivered_again(dynamodb_local: str) -> None:
     """A delivery that raises (not a function error: the local cloud's own machinery failing) must not
     lose the batch it had taken from the buffer: the next poll hands it over again."""
-    client, streams = _clients(dynamodb_local)
+    client, streams = engines.dynamodb_client(dynamodb_local), engines.streams_client(dynamodb_local)
     arn = _streamed_table(client, "Iter-BrokenOff")
     delivered: list[str] = []
     attempts: list[int] = []
@@ -137,7 +129,7 @@ def test_an_idle_stream_is_polled_at_lambdas_rate_and_a_new_record_still_arrives
 ) -> None:
     """Polled every 10 ms while busy, an idle stream backs off to IDLE_POLL_SECONDS (Lambda's four polls
     a second), so an idle cloud costs little; a record written then is delivered within one idle poll."""
-    client, streams = _clients(dynamodb_local)
+    client, streams = engines.dynamodb_client(dynamodb_local), engines.streams_client(dynamodb_local)
     arn = _streamed_table(client, "Iter-Idle")
     polls: list[float] = []
     delivered: list[float] = []

@@ -10,7 +10,6 @@ import random
 import uuid
 from typing import Any
 
-import boto3
 import pytest
 
 from tatami.local.engines import processes as engines
@@ -29,9 +28,7 @@ def tables(dynamodb_local: str) -> tuple[Any, Any, str, str]:
     prefix = f"repl-{uuid.uuid4().hex[:6]}"
     source = create_lab_table(client, stack_outputs.OUTPUT_LOGFILE_TABLE, prefix)
     replica = create_lab_table(client, stack_outputs.OUTPUT_LOGFILE_REPLICA_TABLE, prefix)
-    streams = boto3.client(
-        "dynamodbstreams", endpoint_url=dynamodb_local, region_name="us-east-1", **engines.LOCAL_CREDENTIALS
-    )
+    streams = engines.streams_client(dynamodb_local)
     return client, streams, source, replica
 
 

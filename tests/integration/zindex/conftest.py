@@ -4,20 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import boto3
 import pytest
 
-from tatami.local.engines.processes import LOCAL_CREDENTIALS
-from tatami.local.template.intrinsics import LOCAL_REGION
+from tatami.local.engines import processes as engines
 from tests.support.zindex import loaded_places
 from zindex import IndexedTable
 
 
 @pytest.fixture(scope="module")
 def client(dynamodb_local: str) -> Any:
-    return boto3.client(
-        "dynamodb", endpoint_url=dynamodb_local, region_name=LOCAL_REGION, **LOCAL_CREDENTIALS
-    )
+    return engines.dynamodb_client(dynamodb_local)
 
 
 @pytest.fixture(scope="module")

@@ -13,10 +13,10 @@ from decimal import Decimal as D
 from pathlib import Path
 from typing import Any
 
-import boto3
 import pytest
 
 from tatami.commands.zindex import run_backfill
+from tatami.local.engines import processes as engines
 from tatami.local.events.streams import lambda_record
 from tatami.samples.places import write_places
 from tatami.scan import Checkpoint
@@ -36,13 +36,7 @@ class Stream:
     """Reads the table's stream from the start, remembering what it already delivered."""
 
     def __init__(self, client: Any, table: str) -> None:
-        self.streams = boto3.client(
-            "dynamodbstreams",
-            endpoint_url=client.meta.endpoint_url,
-            region_name=client.meta.region_name,
-            aws_access_key_id="local",
-            aws_secret_access_key="local",
-        )
+        self.streams = engines.streams_client(client.meta.endpoint_url)
         self.arn = client.describe_table(TableName=table)["Table"]["LatestStreamArn"]
         self.iterators: dict[str, str] = {}
 
