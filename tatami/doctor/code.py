@@ -140,7 +140,10 @@ def _called(func: ast.expr) -> str | None:
 
 def module_file(name: str, roots: Sequence[Path]) -> Path | None:
     """The file that `import name` loads from `roots` (a package's __init__.py or a module)."""
-    return next(filter(None, (_module_file_in(root, name) for root in roots)), None)
+    for root in roots:
+        if found := _module_file_in(root, name):
+            return found
+    return None
 
 
 @cache  # every function's closure looks its layers' modules up again (an assembly is never rewritten)
