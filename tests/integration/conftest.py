@@ -43,22 +43,16 @@ def dynamodb_local(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def app_cdk_out(synthesized: Synthesized) -> Path:
-    """tatami's app as the template tests read it, for every app cloud of the session (a local cloud only
-    reads its assembly)."""
-    return synthesized.cdk_out
-
-
-@pytest.fixture(scope="session")
-def app_cloud(app_cdk_out: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCloud]:
+def app_cloud(synthesized: Synthesized, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCloud]:
     """tatami's own app on a local cloud shared by the session's suites (`start_app_cloud`)."""
-    cloud = start_app_cloud(app_cdk_out, tmp_path_factory.mktemp("app"))
+    cloud = start_app_cloud(synthesized.cdk_out, tmp_path_factory.mktemp("app"))
     yield cloud
     cloud.stop()
 
 
 def start_app_cloud(cdk_out: Path, root: Path) -> LocalCloud:
-    """tatami's own app on a local cloud working in `root` (functions start cold on first use); suites
+    """tatami's own app, synthesized in `cdk_out` (the template tests' synthesis: a local cloud only reads
+    it), on a local cloud working in `root` (functions start cold on first use); suites
     that read what the whole cloud holds or saw (every table's items, its recorded traffic) start one of
     their own. Its API functions' DynamoDB calls fail while a switch file exists
     (`tests.support.failing.failing`)."""

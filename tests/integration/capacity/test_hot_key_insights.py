@@ -14,7 +14,6 @@ import os
 from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,15 +26,18 @@ from tatami.capacity.workloads.builders import Setting
 from tatami.commands import insights as insights_command
 from tatami.local.cloud import LocalCloud
 from tests.integration.conftest import start_app_cloud
+from tests.support.synthesis import Synthesized
 
 INCREMENTS = 120
 
 
 @pytest.fixture(scope="module")
-def insights_cloud(app_cdk_out: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCloud]:
+def insights_cloud(
+    synthesized: Synthesized, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[LocalCloud]:
     """The app on a local cloud of this module's own: the insights rank every call the cloud recorded,
     and on the session's shared cloud other suites' loads would outrank this one."""
-    cloud = start_app_cloud(app_cdk_out, tmp_path_factory.mktemp("insights"))
+    cloud = start_app_cloud(synthesized.cdk_out, tmp_path_factory.mktemp("insights"))
     yield cloud
     cloud.stop()
 

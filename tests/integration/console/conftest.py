@@ -19,6 +19,7 @@ from tatami.console import mount
 from tatami.local.cloud import LocalCloud
 from tests.integration.conftest import start_app_cloud
 from tests.integration.console import data
+from tests.support.synthesis import Synthesized
 
 CHROMIUM = Path("/usr/bin/chromium")
 # A name a DNS-rebinding attacker controls, once it resolves to 127.0.0.1 (test_foreign_pages.py).
@@ -62,10 +63,10 @@ class Watched:
 
 
 @pytest.fixture(scope="package")
-def console_cloud(app_cdk_out: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCloud]:
+def console_cloud(synthesized: Synthesized, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCloud]:
     """The app on a local cloud of the console's own: its views show every table's busiest keys and the
     recorded traffic, which on the session's shared cloud would be whatever other suites left there."""
-    cloud = start_app_cloud(app_cdk_out, tmp_path_factory.mktemp("console"))
+    cloud = start_app_cloud(synthesized.cdk_out, tmp_path_factory.mktemp("console"))
     yield cloud
     cloud.stop()
 
